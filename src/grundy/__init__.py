@@ -1,0 +1,19 @@
+"""grundy: exact solvers for two-player games.
+
+Win/loss/draw with remoteness and optimal moves on any directed graph
+(cycles allowed), by retrograde analysis in time linear in the edges.
+
+>>> import grundy
+>>> g = grundy.GameGraph.from_edges([(0, 1), (1, 2)])
+>>> g.solve().outcome.tolist()
+[-1, 1, -1]
+"""
+from grundy._common import DRAW, LOSS, NO_MOVE, WIN, CycleError, Outcome
+from grundy.graph import GameGraph, Solution
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Outcome", "WIN", "LOSS", "DRAW", "NO_MOVE", "CycleError",
+    "GameGraph", "Solution",
+]

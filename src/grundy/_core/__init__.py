@@ -1,0 +1,1 @@
+"""Typed Cython kernels.  Nothing here imports the Python layer above it."""

@@ -1,0 +1,112 @@
+"""CSR graph plumbing shared by the kernels: construction, checks, reversal.
+
+Every function here is O(n + m) and allocation-free except where it returns
+new arrays (allocated with numpy, so a failure is a ``MemoryError``).
+"""
+import numpy as np
+
+from grundy._core._typedefs cimport int64_t
+
+
+cdef void reverse_csr(int64_t n, const int64_t* indptr, const int64_t* indices,
+                      int64_t* rev_indptr, int64_t* rev_indices) noexcept nogil:
+    cdef int64_t u, e, v, m = indptr[n]
+    for v in range(n + 1):
+        rev_indptr[v] = 0
+    for e in range(m):
+        rev_indptr[indices[e] + 1] += 1
+    for v in range(n):
+        rev_indptr[v + 1] += rev_indptr[v]
+    # Fill using rev_indptr[v] as the write cursor of v, then shift back.
+    for u in range(n):
+        for e in range(indptr[u], indptr[u + 1]):
+            v = indices[e]
+            rev_indices[rev_indptr[v]] = u
+            rev_indptr[v] += 1
+    for v in range(n, 0, -1):
+        rev_indptr[v] = rev_indptr[v - 1]
+    rev_indptr[0] = 0
+
+
+cpdef check_csr(const int64_t[::1] indptr, const int64_t[::1] indices):
+    """Raise ValueError unless (indptr, indices) is a CSR graph.
+
+    >>> import numpy as np
+    >>> check_csr(np.array([0, 1, 1]), np.array([1]))
+    >>> check_csr(np.array([0, 2, 1]), np.array([1]))
+    Traceback (most recent call last):
+    ...
+    ValueError: indptr must be non-decreasing: indptr[1] = 2 > indptr[2] = 1
+    """
+    cdef int64_t n = indptr.shape[0] - 1
+    cdef int64_t m = indices.shape[0]
+    cdef int64_t i, bad = -1
+    if n < 0:
+        raise ValueError("indptr must have at least one entry (len(indptr) = n + 1)")
+    if indptr[0] != 0:
+        raise ValueError(f"indptr[0] must be 0, got {indptr[0]}")
+    if indptr[n] != m:
+        raise ValueError(
+            f"indptr[-1] = {indptr[n]} must equal len(indices) = {m}")
+    with nogil:
+        for i in range(n):
+            if indptr[i] > indptr[i + 1]:
+                bad = i
+                break
+    if bad >= 0:
+        raise ValueError(
+            f"indptr must be non-decreasing: indptr[{bad}] = {indptr[bad]}"
+            f" > indptr[{bad + 1}] = {indptr[bad + 1]}")
+    with nogil:
+        for i in range(m):
+            if indices[i] < 0 or indices[i] >= n:
+                bad = i
+                break
+    if bad >= 0:
+        raise ValueError(
+            f"indices[{bad}] = {indices[bad]} is not a vertex: "
+            f"valid range is 0..{n - 1}" if n else
+            f"indices[{bad}] = {indices[bad]} is not a vertex: the graph has no vertices")
+
+
+def edges_to_csr(const int64_t[::1] src, const int64_t[::1] dst, int64_t n):
+    """CSR (indptr, indices) of the edges src[i] -> dst[i] on n vertices.
+
+    A stable counting sort: the successors of each vertex keep the order in
+    which their edges were given.  Raises ValueError naming the first edge
+    whose end is outside 0..n-1.
+    """
+    cdef int64_t m = src.shape[0]
+    cdef int64_t i, bad = -1, u
+    if dst.shape[0] != m:
+        raise ValueError(f"src and dst differ in length: {m} != {dst.shape[0]}")
+    if n < 0:
+        raise ValueError(f"n must be >= 0, got {n}")
+    with nogil:
+        for i in range(m):
+            if src[i] < 0 or src[i] >= n or dst[i] < 0 or dst[i] >= n:
+                bad = i
+                break
+    if bad >= 0:
+        raise ValueError(
+            f"edge {bad} = ({src[bad]}, {dst[bad]}) has a vertex outside "
+            f"the valid range 0..{n - 1}" if n else
+            f"edge {bad} = ({src[bad]}, {dst[bad]}): the graph has no vertices (n = 0)")
+    indptr_arr = np.zeros(n + 1, dtype=np.int64)
+    indices_arr = np.empty(m, dtype=np.int64)
+    cdef int64_t[::1] indptr = indptr_arr
+    cdef int64_t[::1] indices = indices_arr
+    with nogil:
+        for i in range(m):
+            indptr[src[i] + 1] += 1
+        for i in range(n):
+            indptr[i + 1] += indptr[i]
+        for i in range(m):
+            u = src[i]
+            indices[indptr[u]] = dst[i]
+            indptr[u] += 1
+        for i in range(n, 0, -1):
+            indptr[i] = indptr[i - 1]
+        if n >= 0:
+            indptr[0] = 0
+    return indptr_arr, indices_arr

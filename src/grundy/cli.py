@@ -1,0 +1,100 @@
+"""The ``grundy`` command line: competitive-programming style stdin/stdout solvers.
+
+Each subcommand reads FILE (or standard input), solves, and prints plain
+text.  Bad input prints ``grundy: error: <message>`` on stderr and exits 2.
+"""
+import argparse
+import sys
+
+import numpy as np
+
+from grundy.graph import GameGraph
+from grundy._core import textio
+
+
+class InputError(ValueError):
+    """Malformed command-line input."""
+
+
+def _read_input(path):
+    if path is None or path == "-":
+        return sys.stdin.buffer.read()
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as exc:
+        raise InputError(f"cannot read {path!r}: {exc.strerror or exc}") from None
+
+
+# -- grundy graph ------------------------------------------------------------
+
+def read_graph(data, one_based=False):
+    """Parse ``n m`` then m lines ``u v`` into a GameGraph."""
+    tokens = textio.parse_ints(data, 2)
+    if len(tokens) == 0:
+        raise InputError("empty input: expected 'n m' on the first line")
+    n, m = int(tokens[0]), int(tokens[1])
+    if n < 0 or m < 0:
+        raise InputError(f"first line: n and m must be >= 0, got 'n m' = '{n} {m}'")
+    given = (len(tokens) - 2) // 2
+    if given != m:
+        raise InputError(f"the first line announces m = {m} edges, but {given} edge lines follow")
+    edges = tokens[2:].reshape(m, 2)
+    if one_based:
+        edges = edges - 1
+    bad = np.flatnonzero(((edges < 0) | (edges >= n)).any(axis=1))
+    if bad.size:
+        i = int(bad[0])
+        base = 1 if one_based else 0
+        u, v = (int(x) + base for x in edges[i])
+        valid = f"{base}..{n - 1 + base}" if n else "none (n = 0)"
+        raise InputError(f"edge {i + 1} (line {i + 2}) = '{u} {v}': vertices must be in "
+                         f"{valid}{' (--one-based)' if one_based else ''}")
+    return GameGraph.from_edges(edges, n=n)
+
+
+def _cmd_graph(args):
+    g = read_graph(_read_input(args.file), one_based=args.one_based)
+    sol = g.solve(misere=args.misere)
+    sys.stdout.buffer.write(textio.format_outcomes(sol.outcome, sol.remoteness))
+
+
+# -- wiring ------------------------------------------------------------------
+
+def build_parser():
+    parser = argparse.ArgumentParser(
+        prog="grundy",
+        description="Solve two-player games exactly.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    p = sub.add_parser(
+        "graph", help="win/loss/draw and remoteness of every vertex of a game graph",
+        description="Read 'n m' then m lines 'u v' (a move u -> v) and print n lines "
+                    "'WIN r', 'LOSS r' or 'DRAW -1' (r = remoteness).")
+    p.add_argument("file", nargs="?", help="input file (default: standard input)")
+    p.add_argument("--misere", action="store_true",
+                   help="a position with no move is a WIN (default: LOSS)")
+    p.add_argument("--one-based", action="store_true", help="vertices are numbered 1..n")
+    p.set_defaults(run=_cmd_graph)
+    return parser
+
+
+def main(argv=None):
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        args.run(args)
+    except (ValueError, TypeError, OverflowError) as exc:
+        print(f"grundy: error: {exc}", file=sys.stderr)
+        return 2
+    except MemoryError as exc:
+        print(f"grundy: error: out of memory{': ' + str(exc) if str(exc) else ''}",
+              file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        print("grundy: interrupted", file=sys.stderr)
+        return 130
+    return 0

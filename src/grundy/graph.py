@@ -1,0 +1,341 @@
+"""Game graphs: building and validating CSR graphs, and their solutions.
+
+A position is a vertex 0..n-1; a move is a directed edge.  Cycles,
+self-loops and repeated edges are all allowed.
+"""
+from collections.abc import Mapping
+
+import numpy as np
+
+from grundy._common import (DRAW, LOSS, NO_MOVE, WIN, Outcome, as_int64_array,
+                            check_count, readonly)
+from grundy._core import csr as _csr
+from grundy._core import retrograde as _retro
+
+__all__ = ["GameGraph", "Solution"]
+
+
+class GameGraph:
+    """A directed graph of game positions, stored as CSR (int64, read-only).
+
+    Build one with a ``from_*`` constructor::
+
+        >>> import grundy
+        >>> g = grundy.GameGraph.from_edges([(0, 1), (1, 2), (2, 0), (2, 3)])
+        >>> g
+        GameGraph(n_nodes=4, n_edges=4)
+        >>> sol = g.solve()
+        >>> [grundy.Outcome(o).name for o in sol.outcome]
+        ['WIN', 'LOSS', 'WIN', 'LOSS']
+        >>> sol.line(0)
+        [0, 1, 2, 3]
+    """
+
+    __slots__ = ("_indptr", "_indices", "_nodes", "_index", "__weakref__")
+
+    def __init__(self, indptr, indices, nodes=None):
+        indptr = as_int64_array(indptr, "indptr", ndim=1)
+        indices = as_int64_array(indices, "indices", ndim=1)
+        _csr.check_csr(indptr, indices)
+        self._indptr = readonly(indptr)
+        self._indices = readonly(indices)
+        n = len(indptr) - 1
+        if nodes is None:
+            self._nodes = range(n)
+            self._index = None
+        else:
+            self._nodes = tuple(nodes)
+            if len(self._nodes) != n:
+                raise ValueError(f"{len(self._nodes)} node names for {n} vertices")
+            self._index = {name: i for i, name in enumerate(self._nodes)}
+            if len(self._index) != n:
+                raise ValueError("node names must be distinct")
+
+    # -- constructors -----------------------------------------------------
+
+    @classmethod
+    def from_csr(cls, indptr, indices):
+        """Graph whose vertex v has the successors ``indices[indptr[v]:indptr[v+1]]``.
+
+        >>> GameGraph.from_csr([0, 2, 2], [1, 1]).n_edges
+        2
+        """
+        return cls(indptr, indices)
+
+    @classmethod
+    def from_edges(cls, edges, n=None):
+        """Graph from an (m, 2) array-like or an iterable of (u, v) moves.
+
+        ``n`` is the number of vertices (default: largest vertex id + 1).
+        Successors keep the order in which their edges are given.
+
+        >>> GameGraph.from_edges([(0, 1)], n=3)
+        GameGraph(n_nodes=3, n_edges=1)
+        """
+        if not isinstance(edges, np.ndarray) and not hasattr(edges, "__len__"):
+            edges = list(edges)
+        arr = as_int64_array(edges, "edges")
+        if arr.size == 0 and arr.ndim <= 2 and (arr.ndim < 2 or arr.shape[1] in (0, 2)):
+            arr = arr.reshape(0, 2)
+        if arr.ndim != 2 or arr.shape[1] != 2:
+            raise ValueError(f"edges must have shape (m, 2), got {arr.shape}")
+        if n is None:
+            n = int(arr.max()) + 1 if arr.size else 0
+            if n < 0:
+                n = 0
+        else:
+            n = check_count(n, "n")
+        indptr, indices = _csr.edges_to_csr(np.ascontiguousarray(arr[:, 0]),
+                                            np.ascontiguousarray(arr[:, 1]), n)
+        return cls(indptr, indices)
+
+    @classmethod
+    def from_adjacency(cls, adj):
+        """Graph from ``adj[v]`` = iterable of the successors of v.
+
+        ``adj`` is a sequence (vertices 0..len(adj)-1) or a mapping whose
+        keys are node names and whose values list successor names.
+
+        >>> GameGraph.from_adjacency([[1, 2], [2], []]).n_edges
+        3
+        >>> g = GameGraph.from_adjacency({"a": ["b"], "b": []})
+        >>> g.nodes
+        ('a', 'b')
+        """
+        if isinstance(adj, Mapping):
+            nodes = list(adj)
+            index = {name: i for i, name in enumerate(nodes)}
+            rows = []
+            for name in nodes:
+                succ = []
+                for target in adj[name]:
+                    if target not in index:
+                        raise ValueError(f"successor {target!r} of {name!r} is not a key of the mapping")
+                    succ.append(index[target])
+                rows.append(succ)
+        else:
+            if isinstance(adj, (str, bytes)) or not hasattr(adj, "__iter__"):
+                raise TypeError(f"adj must be a sequence or mapping of successor lists, got {type(adj).__name__}")
+            rows = [list(succ) if hasattr(succ, "__iter__") and not isinstance(succ, (str, bytes))
+                    else _not_iterable(v, succ) for v, succ in enumerate(adj)]
+            nodes = None
+        n = len(rows)
+        degrees = np.fromiter((len(r) for r in rows), dtype=np.int64, count=n)
+        indptr = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(degrees, out=indptr[1:])
+        flat = [v for r in rows for v in r]
+        indices = as_int64_array(flat, "successors", ndim=1) if flat else np.zeros(0, np.int64)
+        bad = np.flatnonzero((indices < 0) | (indices >= n))
+        if bad.size:
+            e = int(bad[0])
+            u = int(np.searchsorted(indptr, e, side="right") - 1)
+            raise ValueError(f"successor {int(indices[e])} of vertex {u} is not a vertex: "
+                             f"valid range is 0..{n - 1}")
+        return cls(indptr, indices, nodes)
+
+    @classmethod
+    def from_scipy(cls, matrix):
+        """Graph from a square scipy.sparse matrix or array: entry (i, j) != 0 is a move i -> j.
+
+        Explicit zeros are not moves; duplicate entries are summed first.
+        """
+        try:
+            import scipy.sparse as sp
+        except ImportError:  # pragma: no cover - scipy is an optional extra
+            raise ImportError("from_scipy needs scipy: pip install 'grundy[scipy]'") from None
+        if not sp.issparse(matrix):
+            raise TypeError(f"expected a scipy.sparse matrix or array, got {type(matrix).__name__}")
+        if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1]:
+            raise ValueError(f"the matrix must be square, got shape {matrix.shape}")
+        m = sp.csr_matrix(matrix, copy=True)
+        m.sum_duplicates()
+        m.eliminate_zeros()
+        m.sort_indices()
+        return cls(m.indptr.astype(np.int64), m.indices.astype(np.int64))
+
+    @classmethod
+    def from_networkx(cls, digraph):
+        """Graph from a networkx graph, keeping node names: ``g.nodes[i]`` is vertex i.
+
+        Vertices follow ``digraph.nodes`` order.  A multigraph keeps its
+        repeated edges; an undirected graph gives a move each way per edge.
+        """
+        try:
+            import networkx as nx
+        except ImportError:  # pragma: no cover - networkx is an optional extra
+            raise ImportError("from_networkx needs networkx: pip install 'grundy[networkx]'") from None
+        if not isinstance(digraph, nx.Graph):
+            raise TypeError(f"expected a networkx graph, got {type(digraph).__name__}")
+        nodes = list(digraph.nodes)
+        index = {name: i for i, name in enumerate(nodes)}
+        g = digraph if digraph.is_directed() else digraph.to_directed()
+        edges = np.array([(index[u], index[v]) for u, v in g.edges()], dtype=np.int64).reshape(-1, 2)
+        indptr, indices = _csr.edges_to_csr(np.ascontiguousarray(edges[:, 0]),
+                                            np.ascontiguousarray(edges[:, 1]), len(nodes))
+        return cls(indptr, indices, nodes)
+
+    # -- properties -------------------------------------------------------
+
+    @property
+    def n_nodes(self):
+        """Number of vertices."""
+        return len(self._indptr) - 1
+
+    @property
+    def n_edges(self):
+        """Number of moves (edges), repeated edges counted each time."""
+        return len(self._indices)
+
+    @property
+    def indptr(self):
+        """CSR row pointer, int64, read-only, length n_nodes + 1."""
+        return self._indptr
+
+    @property
+    def indices(self):
+        """CSR successor ids, int64, read-only, length n_edges."""
+        return self._indices
+
+    @property
+    def nodes(self):
+        """Vertex names: ``nodes[i]`` names vertex i (``range(n)`` unless named)."""
+        return self._nodes
+
+    def successors(self, v):
+        """Successors of vertex (or node name) ``v``, as names.
+
+        >>> GameGraph.from_edges([(0, 1), (0, 2)]).successors(0)
+        [1, 2]
+        """
+        i = self.vertex(v)
+        succ = self._indices[self._indptr[i]:self._indptr[i + 1]]
+        return [self._nodes[int(j)] for j in succ]
+
+    def vertex(self, name):
+        """Vertex id of a node name (for unnamed graphs, checks the id's range)."""
+        if self._index is not None:
+            try:
+                return self._index[name]
+            except (KeyError, TypeError):
+                raise ValueError(f"{name!r} is not a node of this graph") from None
+        v = check_count(name, "vertex")
+        if v >= self.n_nodes:
+            raise ValueError(f"vertex {v} is out of range: valid range is 0..{self.n_nodes - 1}"
+                             if self.n_nodes else f"vertex {v} is out of range: the graph has no vertices")
+        return v
+
+    def __repr__(self):
+        return f"GameGraph(n_nodes={self.n_nodes}, n_edges={self.n_edges})"
+
+    # -- solving ----------------------------------------------------------
+
+    def solve(self, misere=False, labels=None):
+        """Win/loss/draw, remoteness and an optimal move for every vertex.
+
+        ``misere``: a vertex with no move is a WIN (normally a LOSS).
+        ``labels``: fixed outcomes, ``{vertex: WIN or LOSS}`` (node names
+        for named graphs) or an int8 array of length n (0 = not fixed).  A
+        labelled vertex is treated as terminal: its own moves are ignored.
+
+        >>> g = GameGraph.from_edges([(0, 1), (1, 0), (1, 2)])
+        >>> sol = g.solve()
+        >>> sol.outcome.tolist(), sol.remoteness.tolist(), sol.move.tolist()
+        ([-1, 1, -1], [2, 1, 0], [1, 2, -1])
+        >>> g.solve(labels={2: WIN}).outcome.tolist()     # 0 <-> 1 now draw
+        [0, 0, 1]
+        """
+        outcome = self._labels_array(labels)
+        n = self.n_nodes
+        remoteness = np.empty(n, dtype=np.int64)
+        move = np.empty(n, dtype=np.int64)
+        _retro.solve_graph(self._indptr, self._indices, outcome, remoteness, move,
+                           bool(misere))
+        return Solution(self, outcome, remoteness, move)
+
+    def _labels_array(self, labels):
+        n = self.n_nodes
+        if labels is None:
+            return np.zeros(n, dtype=np.int8)
+        if isinstance(labels, Mapping):
+            out = np.zeros(n, dtype=np.int8)
+            for key, value in labels.items():
+                out[self.vertex(key)] = _check_label(value, key)
+            return out
+        arr = as_int64_array(labels, "labels", ndim=1)
+        if len(arr) != n:
+            raise ValueError(f"labels has length {len(arr)}, expected n_nodes = {n}")
+        bad = np.flatnonzero((arr < -1) | (arr > 1))
+        if bad.size:
+            v = int(bad[0])
+            raise ValueError(f"labels[{v}] = {int(arr[v])}: expected WIN (1), LOSS (-1) or 0 (not fixed)")
+        return arr.astype(np.int8)
+
+
+def _not_iterable(v, succ):
+    raise TypeError(f"adj[{v}] must be an iterable of successors, got {succ!r}")
+
+
+def _check_label(value, key):
+    if isinstance(value, (bool, np.bool_)) or value not in (WIN, LOSS):
+        raise ValueError(f"label of {key!r} is {value!r}: a label must be WIN (1) or LOSS (-1)")
+    return int(value)
+
+
+class Solution:
+    """The solved game: arrays indexed by vertex, read-only.
+
+    ``outcome`` (int8: WIN 1, LOSS -1, DRAW 0), ``remoteness`` (int64, -1 for
+    draws), ``move`` (int64: an optimal successor, -1 at known vertices).
+    """
+
+    __slots__ = ("graph", "outcome", "remoteness", "move")
+
+    def __init__(self, graph, outcome, remoteness, move):
+        self.graph = graph
+        self.outcome = readonly(outcome)
+        self.remoteness = readonly(remoteness)
+        self.move = readonly(move)
+
+    def __len__(self):
+        return len(self.outcome)
+
+    def __getitem__(self, v):
+        """``(Outcome, remoteness, move)`` of vertex (or node name) ``v``."""
+        i = self.graph.vertex(v)
+        m = int(self.move[i])
+        return (Outcome(int(self.outcome[i])), int(self.remoteness[i]),
+                NO_MOVE if m < 0 else self.graph.nodes[m])
+
+    def counts(self):
+        """``{WIN: a, LOSS: b, DRAW: c}``: how many vertices have each outcome."""
+        values = np.bincount(self.outcome.astype(np.int64) + 1, minlength=3)
+        return {WIN: int(values[2]), LOSS: int(values[0]), DRAW: int(values[1])}
+
+    def line(self, v):
+        """Optimal play from ``v``: the vertices visited, ``v`` first.
+
+        A WIN or LOSS line ends at a known (terminal or labelled) vertex and
+        has ``remoteness[v] + 1`` entries.  A DRAW line ends at the first
+        repeated vertex (which appears twice: where the cycle closes).
+        """
+        i = self.graph.vertex(v)
+        move = self.move
+        path = [i]
+        if self.outcome[i] == DRAW:
+            seen = {i}
+            while True:
+                i = int(move[i])
+                path.append(i)
+                if i in seen:
+                    break
+                seen.add(i)
+        else:
+            while move[i] != NO_MOVE:
+                i = int(move[i])
+                path.append(i)
+        nodes = self.graph.nodes
+        return path if isinstance(nodes, range) else [nodes[j] for j in path]
+
+    def __repr__(self):
+        c = self.counts()
+        return f"Solution(n={len(self)}, WIN={c[WIN]}, LOSS={c[LOSS]}, DRAW={c[DRAW]})"

@@ -1,0 +1,65 @@
+"""Slow, obviously-correct reference solvers, straight from the definitions.
+
+Nothing here is clever: each function restates a definition as a fixpoint
+or a search over plain Python lists, so the compiled kernels can be checked
+against it on many small inputs.
+"""
+
+WIN, LOSS, DRAW = 1, -1, 0
+
+
+def solve_rounds(n, succ, misere=False, labels=None):
+    """Win/loss/draw and remoteness by rounds: round k decides exactly the
+    vertices of remoteness k.
+
+    ``succ[v]`` lists the successors of v (repeats allowed); ``labels`` maps
+    vertex -> WIN/LOSS for vertices whose outcome is fixed (their moves are
+    ignored).  Returns (outcome, remoteness) lists; remoteness -1 for draws.
+    """
+    labels = labels or {}
+    outcome = [None] * n
+    rem = [None] * n
+    for v in range(n):
+        if v in labels:
+            outcome[v], rem[v] = labels[v], 0
+        elif not succ[v]:
+            outcome[v], rem[v] = (WIN if misere else LOSS), 0
+    k = 0
+    while True:
+        k += 1
+        decided = []
+        for u in range(n):
+            if outcome[u] is not None:
+                continue
+            # WIN at round k: a LOSS successor of remoteness k - 1.
+            if any(outcome[v] == LOSS and rem[v] == k - 1 for v in succ[u]):
+                decided.append((u, WIN))
+            # LOSS at round k: every successor a WIN, the farthest at k - 1.
+            elif all(outcome[v] == WIN and rem[v] < k for v in succ[u]) and \
+                    max(rem[v] for v in succ[u]) == k - 1:
+                decided.append((u, LOSS))
+        if not decided:
+            break
+        for u, o in decided:
+            outcome[u], rem[u] = o, k
+    for v in range(n):
+        if outcome[v] is None:
+            outcome[v], rem[v] = DRAW, -1
+    return outcome, rem
+
+
+def check_moves(n, succ, outcome, rem, move, labels=None, misere=False):
+    """Assert that ``move`` is an optimal move for every vertex."""
+    labels = labels or {}
+    for v in range(n):
+        if v in labels or not succ[v]:
+            assert move[v] == -1, (v, move[v])
+            continue
+        w = move[v]
+        assert w in succ[v], f"move[{v}] = {w} is not a successor"
+        if outcome[v] == WIN:
+            assert outcome[w] == LOSS and rem[w] == rem[v] - 1, v
+        elif outcome[v] == LOSS:
+            assert outcome[w] == WIN and rem[w] == rem[v] - 1, v
+        else:
+            assert outcome[w] == DRAW, v
