@@ -223,3 +223,16 @@ def test_counts_and_repr():
     sol = GameGraph.from_edges([(0, 1), (2, 2)]).solve()
     assert sol.counts() == {WIN: 1, LOSS: 1, DRAW: 1}
     assert repr(sol) == "Solution(n=3, WIN=1, LOSS=1, DRAW=1)"
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_high_out_degree_uses_the_wide_counters(seed):
+    # A vertex with more than 253 moves switches the kernel to int64 counters.
+    rng = random.Random(seed)
+    n = 40
+    succ = random_graph(rng, n, 60)
+    succ[0] = [rng.randrange(n) for _ in range(300)]
+    succ[1] = [2] * 260 + [1]
+    check(succ, misere=seed % 2 == 1)
+    labels = {3: WIN, 4: LOSS}
+    check(succ, labels=labels)

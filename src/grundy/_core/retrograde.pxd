@@ -23,17 +23,31 @@ cdef enum:
     RETRO_NO_MEMORY = -1
     RETRO_OVERFLOW = -2     # remoteness does not fit the narrow type given
 
+# One array, ``state``, holds both the outcome of decided states and the
+# counter of undecided moves of the others (one memory access per move
+# looked at).  Decided states hold a mark: -1 (WIN) or -2 (LOSS) in the
+# state's type, that is 255 / 254 for uint8_t.
+cdef enum:
+    WIDE_WIN = -1
+    WIDE_LOSS = -2
+    COMPACT_WIN = 255
+    COMPACT_LOSS = 254
+    COMPACT_MAX_MOVES = 253
 
-# outcome[s] != 0 marks a known state (remoteness 0 there); count[s] is the
-# number of moves of every other state.  States with no move get
-# ``terminal`` (LOSS, or WIN in misere play).  Fills outcome, remoteness and,
-# if ``move`` is not NULL, the optimal move of every decided state.
-cdef int retrograde_wide(MoveSource src, int8_t* outcome, int64_t* count,
-                         int64_t* remoteness, int64_t* move,
-                         int8_t terminal) noexcept nogil
-cdef int retrograde_compact16(MoveSource src, int8_t* outcome, uint8_t* count,
+# On entry, state[s] is a mark for a known state (remoteness 0 there) and
+# otherwise the number of moves of s; a state with no move gets the mark
+# ``terminal``.  On return every decided state holds its mark (the rest
+# still hold a positive counter: draws), remoteness[s] is set for decided
+# states (0 elsewhere), and, if ``move`` is not NULL, move[s] is the optimal
+# successor of each state decided by the analysis (-1 elsewhere).
+cdef int retrograde_wide(MoveSource src, int64_t* state, int64_t* remoteness,
+                         int64_t* move, int64_t terminal) noexcept nogil
+cdef int retrograde_compact16(MoveSource src, uint8_t* state,
                               uint16_t* remoteness, int64_t* move,
-                              int8_t terminal) noexcept nogil
-cdef int retrograde_compact32(MoveSource src, int8_t* outcome, uint8_t* count,
+                              uint8_t terminal) noexcept nogil
+cdef int retrograde_compact32(MoveSource src, uint8_t* state,
                               int32_t* remoteness, int64_t* move,
-                              int8_t terminal) noexcept nogil
+                              uint8_t terminal) noexcept nogil
+cdef int retrograde_compact64(MoveSource src, uint8_t* state,
+                              int64_t* remoteness, int64_t* move,
+                              uint8_t terminal) noexcept nogil

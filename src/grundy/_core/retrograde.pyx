@@ -93,11 +93,12 @@ ctypedef fused rem_t:
     int64_t
 
 
-cdef int _retrograde(MoveSource src, int8_t* outcome, count_t* count,
-                     rem_t* remoteness, int64_t* move, int8_t terminal,
+cdef int _retrograde(MoveSource src, count_t* state, rem_t* remoteness,
+                     int64_t* move, count_t terminal,
                      int64_t max_remoteness) noexcept nogil:
+    cdef count_t win_mark = <count_t> -1, loss_mark = <count_t> -2, c
     cdef int64_t n = src.n_states
-    cdef int64_t s, u, i, k, r
+    cdef int64_t s, u, i, k, r = 0, level_left
     cdef const int64_t* preds = NULL
     cdef Queue q
     cdef int status = 0
@@ -113,70 +114,85 @@ cdef int _retrograde(MoveSource src, int8_t* outcome, count_t* count,
         remoteness[s] = 0
         if move != NULL:
             move[s] = -1
-        if outcome[s] == 0 and count[s] == 0:
-            outcome[s] = terminal
-        if outcome[s] != 0:
+        if state[s] == 0:
+            state[s] = terminal
+        if state[s] == win_mark or state[s] == loss_mark:
             if queue_push(&q, s) != 0:
                 status = RETRO_NO_MEMORY
                 break
 
+    # The queue holds one level of remoteness after another; r is the
+    # remoteness of the states being popped, level_left how many remain.
+    level_left = q.size
     while status == 0 and q.size > 0:
+        if level_left == 0:
+            r += 1
+            level_left = q.size
+        level_left -= 1
         s = queue_pop(&q)
-        r = <int64_t> remoteness[s] + 1
         k = src.predecessors(s, buf, &preds)
-        if outcome[s] == LOSS:
+        if state[s] == loss_mark:
             for i in range(k):
                 u = preds[i]
-                if outcome[u] == 0:
-                    if r > max_remoteness:
+                c = state[u]
+                if c == win_mark or c == loss_mark:
+                    continue
+                if r + 1 > max_remoteness:
+                    status = RETRO_OVERFLOW
+                    break
+                state[u] = win_mark
+                remoteness[u] = <rem_t> (r + 1)
+                if move != NULL:
+                    move[u] = s
+                if queue_push(&q, u) != 0:
+                    status = RETRO_NO_MEMORY
+                    break
+        else:
+            for i in range(k):
+                u = preds[i]
+                c = state[u]
+                if c == win_mark or c == loss_mark:
+                    continue
+                if c == 1:
+                    if r + 1 > max_remoteness:
                         status = RETRO_OVERFLOW
                         break
-                    outcome[u] = WIN
-                    remoteness[u] = <rem_t> r
+                    state[u] = loss_mark
+                    remoteness[u] = <rem_t> (r + 1)
                     if move != NULL:
                         move[u] = s
                     if queue_push(&q, u) != 0:
                         status = RETRO_NO_MEMORY
                         break
-        else:
-            for i in range(k):
-                u = preds[i]
-                if outcome[u] == 0:
-                    count[u] -= 1
-                    if count[u] == 0:
-                        if r > max_remoteness:
-                            status = RETRO_OVERFLOW
-                            break
-                        outcome[u] = LOSS
-                        remoteness[u] = <rem_t> r
-                        if move != NULL:
-                            move[u] = s
-                        if queue_push(&q, u) != 0:
-                            status = RETRO_NO_MEMORY
-                            break
+                else:
+                    state[u] = c - 1
     free(q.data)
     free(buf)
     return status
 
 
-cdef int retrograde_wide(MoveSource src, int8_t* outcome, int64_t* count,
-                         int64_t* remoteness, int64_t* move,
-                         int8_t terminal) noexcept nogil:
-    return _retrograde(src, outcome, count, remoteness, move, terminal,
-                       INT64_MAX)
+cdef int retrograde_wide(MoveSource src, int64_t* state, int64_t* remoteness,
+                         int64_t* move, int64_t terminal) noexcept nogil:
+    return _retrograde(src, state, remoteness, move, terminal, INT64_MAX)
 
 
-cdef int retrograde_compact16(MoveSource src, int8_t* outcome, uint8_t* count,
+cdef int retrograde_compact16(MoveSource src, uint8_t* state,
                               uint16_t* remoteness, int64_t* move,
-                              int8_t terminal) noexcept nogil:
-    return _retrograde(src, outcome, count, remoteness, move, terminal, <int64_t> 0xFFFF)
+                              uint8_t terminal) noexcept nogil:
+    return _retrograde(src, state, remoteness, move, terminal, <int64_t> 0xFFFF)
 
 
-cdef int retrograde_compact32(MoveSource src, int8_t* outcome, uint8_t* count,
+cdef int retrograde_compact32(MoveSource src, uint8_t* state,
                               int32_t* remoteness, int64_t* move,
-                              int8_t terminal) noexcept nogil:
-    return _retrograde(src, outcome, count, remoteness, move, terminal,
+                              uint8_t terminal) noexcept nogil:
+    return _retrograde(src, state, remoteness, move, terminal,
                        <int64_t> 0x7FFFFFFF)
+
+
+cdef int retrograde_compact64(MoveSource src, uint8_t* state,
+                              int64_t* remoteness, int64_t* move,
+                              uint8_t terminal) noexcept nogil:
+    return _retrograde(src, state, remoteness, move, terminal, INT64_MAX)
 
 
 # ---------------------------------------------------------------------------
@@ -229,7 +245,8 @@ def solve_graph(const int64_t[::1] indptr, const int64_t[::1] indices,
     """
     cdef int64_t n = indptr.shape[0] - 1
     cdef CSRSource src = CSRSource(indptr, indices)
-    cdef int64_t v, e, status
+    cdef int64_t v
+    cdef int status
     for name, arr in (("outcome", outcome), ("remoteness", remoteness),
                       ("move", move)):
         if arr.shape[0] != n:
@@ -240,21 +257,83 @@ def solve_graph(const int64_t[::1] indptr, const int64_t[::1] indices,
                              f"expected WIN (1), LOSS (-1) or 0 (not fixed)")
     if n == 0:
         return
-    count_arr = np.diff(np.asarray(indptr))
-    cdef int64_t[::1] count = count_arr
-    cdef int8_t terminal = WIN if misere else LOSS
-    with nogil:
-        status = retrograde_wide(src, &outcome[0], &count[0], &remoteness[0],
-                                 &move[0], terminal)
-        if status == RETRO_OK:
-            # Draws: keep the draw by moving to a drawn successor (one exists:
-            # an undecided vertex has an undecided, hence drawn, successor).
-            for v in range(n):
-                if outcome[v] == 0:
-                    remoteness[v] = -1
-                    for e in range(indptr[v], indptr[v + 1]):
-                        if outcome[indices[e]] == 0:
-                            move[v] = indices[e]
-                            break
+    # The usual graph has out-degrees below 254: one byte of state per
+    # vertex then keeps the hot array in cache.
+    degree = np.diff(np.asarray(indptr))
+    if degree.max() <= COMPACT_MAX_MOVES:
+        status = _solve_compact(src, indptr, indices, outcome, remoteness, move,
+                                misere)
+    else:
+        status = _solve_wide(src, indptr, indices, outcome, remoteness, move,
+                             misere)
     if status == RETRO_NO_MEMORY:
         raise MemoryError("retrograde analysis: out of memory for the queue")
+
+
+ctypedef fused state_t:
+    uint8_t
+    int64_t
+
+
+cdef inline void _finish(const int64_t[::1] indptr, const int64_t[::1] indices,
+                         state_t* state, int8_t[::1] outcome,
+                         int64_t[::1] remoteness, int64_t[::1] move) noexcept nogil:
+    """Decode the states into outcomes; give draws remoteness -1 and a move
+    to a drawn successor (one exists: an undecided vertex has an undecided
+    successor)."""
+    cdef int64_t v, e, n = outcome.shape[0]
+    cdef state_t win_mark = <state_t> -1, loss_mark = <state_t> -2, st
+    for v in range(n):
+        st = state[v]
+        outcome[v] = WIN if st == win_mark else (LOSS if st == loss_mark else 0)
+    for v in range(n):
+        if outcome[v] == 0:
+            remoteness[v] = -1
+            for e in range(indptr[v], indptr[v + 1]):
+                if outcome[indices[e]] == 0:
+                    move[v] = indices[e]
+                    break
+
+
+cdef int _solve_compact(CSRSource src, const int64_t[::1] indptr,
+                        const int64_t[::1] indices, int8_t[::1] outcome,
+                        int64_t[::1] remoteness, int64_t[::1] move, bint misere):
+    cdef int64_t v, n = outcome.shape[0]
+    cdef int status
+    state_arr = np.empty(n, dtype=np.uint8)
+    cdef uint8_t[::1] state = state_arr
+    with nogil:
+        for v in range(n):
+            if outcome[v] == WIN:
+                state[v] = COMPACT_WIN
+            elif outcome[v] == LOSS:
+                state[v] = COMPACT_LOSS
+            else:
+                state[v] = <uint8_t> (indptr[v + 1] - indptr[v])
+        status = retrograde_compact64(src, &state[0], &remoteness[0], &move[0],
+                                      COMPACT_WIN if misere else COMPACT_LOSS)
+        if status == RETRO_OK:
+            _finish(indptr, indices, &state[0], outcome, remoteness, move)
+    return status
+
+
+cdef int _solve_wide(CSRSource src, const int64_t[::1] indptr,
+                     const int64_t[::1] indices, int8_t[::1] outcome,
+                     int64_t[::1] remoteness, int64_t[::1] move, bint misere):
+    cdef int64_t v, n = outcome.shape[0]
+    cdef int status
+    state_arr = np.empty(n, dtype=np.int64)
+    cdef int64_t[::1] state = state_arr
+    with nogil:
+        for v in range(n):
+            if outcome[v] == WIN:
+                state[v] = WIDE_WIN
+            elif outcome[v] == LOSS:
+                state[v] = WIDE_LOSS
+            else:
+                state[v] = indptr[v + 1] - indptr[v]
+        status = retrograde_wide(src, &state[0], &remoteness[0], &move[0],
+                                 WIDE_WIN if misere else WIDE_LOSS)
+        if status == RETRO_OK:
+            _finish(indptr, indices, &state[0], outcome, remoteness, move)
+    return status
