@@ -63,3 +63,46 @@ def check_moves(n, succ, outcome, rem, move, labels=None, misere=False):
             assert outcome[w] == WIN and rem[w] == rem[v] - 1, v
         else:
             assert outcome[w] == DRAW, v
+
+
+def mex(values):
+    """Smallest non-negative integer not in ``values``."""
+    values = set(values)
+    g = 0
+    while g in values:
+        g += 1
+    return g
+
+
+def grundy_recursive(n, succ):
+    """Grundy values of an acyclic graph by naive memoised recursion."""
+    memo = {}
+
+    def g(v):
+        if v not in memo:
+            memo[v] = mex(g(w) for w in succ[v])
+        return memo[v]
+
+    return [g(v) for v in range(n)]
+
+
+def nim_tree(piles, misere=False):
+    """WIN/LOSS of a Nim position by full game-tree search (small piles)."""
+    memo = {}
+
+    def win(pos):
+        if pos not in memo:
+            if not any(pos):
+                memo[pos] = misere          # no move: normal LOSS, misère WIN
+            else:
+                memo[pos] = any(not win(tuple(sorted(pos[:i] + (k,) + pos[i + 1:])))
+                                for i, x in enumerate(pos) for k in range(x))
+        return memo[pos]
+
+    return WIN if win(tuple(sorted(piles))) else LOSS
+
+
+def nim_winning_moves_tree(piles, misere=False):
+    """Every move (i, k) to a LOSS position, by game-tree search."""
+    return [(i, k) for i, x in enumerate(piles) for k in range(x)
+            if nim_tree(list(piles[:i]) + [k] + list(piles[i + 1:]), misere) == LOSS]

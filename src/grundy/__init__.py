@@ -10,10 +10,14 @@ Win/loss/draw with remoteness and optimal moves on any directed graph
 """
 from grundy._common import DRAW, LOSS, NO_MOVE, WIN, CycleError, Outcome
 from grundy.graph import GameGraph, Solution
+from grundy.impartial import ImpartialGame, Sum, grundy_sum
+from grundy.nim import nim_move, nim_moves, nim_outcome, nim_sum
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Outcome", "WIN", "LOSS", "DRAW", "NO_MOVE", "CycleError",
     "GameGraph", "Solution",
+    "ImpartialGame", "Sum", "grundy_sum",
+    "nim_sum", "nim_outcome", "nim_moves", "nim_move",
 ]

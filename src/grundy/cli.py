@@ -9,6 +9,8 @@ import sys
 import numpy as np
 
 from grundy.graph import GameGraph
+from grundy.nim import nim_move, nim_outcome
+from grundy._common import LOSS
 from grundy._core import textio
 
 
@@ -59,6 +61,40 @@ def _cmd_graph(args):
     sys.stdout.buffer.write(textio.format_outcomes(sol.outcome, sol.remoteness))
 
 
+# -- grundy nim --------------------------------------------------------------
+
+def read_nim_positions(data):
+    """One position per line: pile sizes separated by spaces (blank = no piles)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"input is not UTF-8 text: {exc}") from None
+    positions = []
+    for lineno, line in enumerate(text.splitlines(), 1):
+        piles = []
+        for token in line.split():
+            try:
+                x = int(token)
+            except ValueError:
+                raise InputError(f"line {lineno}: pile {token!r} is not an integer") from None
+            if x < 0:
+                raise InputError(f"line {lineno}: pile {token!r} is negative: piles must be >= 0")
+            piles.append(x)
+        positions.append(piles)
+    return positions
+
+
+def _cmd_nim(args):
+    out = []
+    for piles in read_nim_positions(_read_input(args.file)):
+        move = nim_move(piles, misere=args.misere)
+        if move is not None:
+            out.append(f"WIN {move[0]} {move[1]}")
+        else:       # a LOSS, or (misère) the empty position: already won, no move
+            out.append("LOSS" if nim_outcome(piles, misere=args.misere) == LOSS else "WIN")
+    sys.stdout.write("".join(line + "\n" for line in out))
+
+
 # -- wiring ------------------------------------------------------------------
 
 def build_parser():
@@ -77,6 +113,17 @@ def build_parser():
                    help="a position with no move is a WIN (default: LOSS)")
     p.add_argument("--one-based", action="store_true", help="vertices are numbered 1..n")
     p.set_defaults(run=_cmd_graph)
+
+    p = sub.add_parser(
+        "nim", help="who wins a Nim position, and a winning move",
+        description="Read one Nim position per line (pile sizes separated by spaces; a "
+                    "blank line is the empty position) and print 'LOSS', or 'WIN i k' for "
+                    "a winning move that leaves pile i (0-based) with k stones ('WIN' alone for the "
+                    "empty position in misère play, won already).")
+    p.add_argument("file", nargs="?", help="input file (default: standard input)")
+    p.add_argument("--misere", action="store_true",
+                   help="misère play: whoever takes the last stone loses")
+    p.set_defaults(run=_cmd_nim)
     return parser
 
 

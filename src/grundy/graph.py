@@ -7,9 +7,10 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from grundy._common import (DRAW, LOSS, NO_MOVE, WIN, Outcome, as_int64_array,
-                            check_count, readonly)
+from grundy._common import (DRAW, LOSS, NO_MOVE, WIN, CycleError, Outcome,
+                            as_int64_array, check_count, readonly)
 from grundy._core import csr as _csr
+from grundy._core import grundy as _grundy
 from grundy._core import retrograde as _retro
 
 __all__ = ["GameGraph", "Solution"]
@@ -251,6 +252,26 @@ class GameGraph:
         _retro.solve_graph(self._indptr, self._indices, outcome, remoteness, move,
                            bool(misere))
         return Solution(self, outcome, remoteness, move)
+
+    def grundy(self):
+        """Grundy value (mex of the successors' values) of every vertex.
+
+        The graph must be acyclic; a cycle raises :class:`grundy.CycleError`
+        naming its vertices (use ``loopy_grundy()`` for games with cycles).
+        Value 0 exactly at the LOSS positions of ``solve()``.
+
+        >>> GameGraph.from_edges([(0, 1), (0, 2), (1, 2)]).grundy().tolist()
+        [2, 1, 0]
+        """
+        value = np.empty(self.n_nodes, dtype=np.int64)
+        cycle = _grundy.dag_grundy(self._indptr, self._indices, value)
+        if cycle is not None:
+            names = [self._nodes[int(v)] for v in cycle]
+            shown = " -> ".join(map(repr, names[:20])) + (" -> ..." if len(names) > 20 else "")
+            raise CycleError(
+                f"the graph has a cycle ({shown} -> {names[0]!r}): Grundy values need an "
+                f"acyclic game; use loopy_grundy() for games with cycles", names)
+        return readonly(value)
 
     def _labels_array(self, labels):
         n = self.n_nodes

@@ -1,0 +1,134 @@
+"""Grundy values (mex) of impartial games on acyclic graphs.
+
+``dag_grundy``: one iterative depth-first pass over a CSR graph; a vertex's
+value is computed when it finishes (all its successors are finished then),
+as the mex of its successors' values, with a stamped scratch array so the
+mex costs O(out-degree).  A back edge to a vertex still on the stack is a
+cycle, reported instead of a value.
+
+``sums_grundy``: the same mex over "options that are sums": each option of a
+position is a list of component positions, worth the xor of their values.
+"""
+import numpy as np
+
+from libc.stdlib cimport malloc, free
+
+from grundy._core._typedefs cimport int64_t
+from grundy._core.csr cimport check_csr
+
+# value[v] during the search: WHITE (not seen), GRAY (on the stack), or >= 0.
+cdef enum:
+    WHITE = -2
+    GRAY = -1
+
+
+def dag_grundy(const int64_t[::1] indptr, const int64_t[::1] indices,
+               int64_t[::1] value):
+    """Fill ``value`` with the Grundy value of every vertex of an acyclic graph.
+
+    Returns None, or, if the graph has a cycle, an int64 array with the
+    vertices of one cycle in order (``value`` is then incomplete).
+    """
+    check_csr(indptr, indices)
+    cdef int64_t n = indptr.shape[0] - 1
+    if value.shape[0] != n:
+        raise ValueError(f"value has length {value.shape[0]}, expected {n}")
+    if n == 0:
+        return None
+    cdef int64_t max_degree = int(np.diff(np.asarray(indptr)).max())
+    stack_arr = np.empty(n, dtype=np.int64)
+    cursor_arr = np.empty(n, dtype=np.int64)
+    stamp_arr = np.full(max_degree + 1, -1, dtype=np.int64)
+    cdef int64_t[::1] stack = stack_arr, cursor = cursor_arr, stamp = stamp_arr
+    cdef int64_t root, v, w, e, top = 0, g, cycle_at = -1
+    with nogil:
+        for v in range(n):
+            value[v] = WHITE
+        for root in range(n):
+            if value[root] != WHITE:
+                continue
+            value[root] = GRAY
+            cursor[root] = indptr[root]
+            stack[0] = root
+            top = 1
+            while top > 0:
+                v = stack[top - 1]
+                e = cursor[v]
+                if e < indptr[v + 1]:
+                    cursor[v] = e + 1
+                    w = indices[e]
+                    if value[w] == WHITE:
+                        value[w] = GRAY
+                        cursor[w] = indptr[w]
+                        stack[top] = w
+                        top += 1
+                    elif value[w] == GRAY:
+                        cycle_at = w
+                        break
+                    continue
+                # v finishes: mex of its successors' values.
+                for e in range(indptr[v], indptr[v + 1]):
+                    g = value[indices[e]]
+                    if g <= max_degree:
+                        stamp[g] = v
+                g = 0
+                while g <= max_degree and stamp[g] == v:
+                    g += 1
+                value[v] = g
+                top -= 1
+            if cycle_at >= 0:
+                break
+    if cycle_at < 0:
+        return None
+    start = int(np.flatnonzero(stack_arr[:top] == cycle_at)[0])
+    return stack_arr[start:top].copy()
+
+
+def sums_grundy(const int64_t[::1] order, const int64_t[::1] option_ptr,
+                const int64_t[::1] component_ptr, const int64_t[::1] components,
+                int64_t[::1] value):
+    """Grundy values of positions whose options are sums of positions.
+
+    Position p has the options ``option_ptr[p] .. option_ptr[p+1]-1``; option
+    o is the sum of positions ``components[component_ptr[o]:component_ptr[o+1]]``
+    (an empty sum is worth 0).  ``order`` lists positions so that every
+    component of every option of a position comes before it (or already has
+    its value); their values are written to ``value``.
+    """
+    cdef int64_t n = value.shape[0]
+    cdef int64_t n_options = component_ptr.shape[0] - 1
+    cdef int64_t i, p, o, c, x, g, max_options = 0, bad = -1
+    if option_ptr.shape[0] != n + 1:
+        raise ValueError(f"option_ptr has length {option_ptr.shape[0]}, expected {n + 1}")
+    if n_options < 0 or option_ptr[0] != 0 or option_ptr[n] != n_options:
+        raise ValueError("option_ptr and component_ptr do not match")
+    for p in range(n):
+        if option_ptr[p] > option_ptr[p + 1]:
+            raise ValueError("option_ptr must be non-decreasing")
+        max_options = max(max_options, option_ptr[p + 1] - option_ptr[p])
+    if component_ptr[0] != 0 or component_ptr[n_options] != components.shape[0]:
+        raise ValueError("component_ptr and components do not match")
+    for o in range(n_options):
+        if component_ptr[o] > component_ptr[o + 1]:
+            raise ValueError("component_ptr must be non-decreasing")
+    for i in range(components.shape[0]):
+        if components[i] < 0 or components[i] >= n:
+            raise ValueError(f"components[{i}] = {components[i]} is not a position 0..{n - 1}")
+    for i in range(order.shape[0]):
+        if order[i] < 0 or order[i] >= n:
+            raise ValueError(f"order[{i}] = {order[i]} is not a position 0..{n - 1}")
+    stamp_arr = np.full(max_options + 1, -1, dtype=np.int64)
+    cdef int64_t[::1] stamp = stamp_arr
+    with nogil:
+        for i in range(order.shape[0]):
+            p = order[i]
+            for o in range(option_ptr[p], option_ptr[p + 1]):
+                x = 0
+                for c in range(component_ptr[o], component_ptr[o + 1]):
+                    x = x ^ value[components[c]]
+                if 0 <= x <= max_options:
+                    stamp[x] = p
+            g = 0
+            while g <= max_options and stamp[g] == p:
+                g += 1
+            value[p] = g

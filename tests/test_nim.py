@@ -1,0 +1,118 @@
+"""Nim against a full game-tree search, plus properties and errors."""
+import itertools
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from grundy import LOSS, WIN, nim_move, nim_moves, nim_outcome, nim_sum
+from reference import nim_tree, nim_winning_moves_tree
+
+
+@pytest.mark.parametrize("misere", [False, True])
+def test_all_small_positions_against_game_tree(misere):
+    for k in range(0, 4):
+        for piles in itertools.product(range(5), repeat=k):
+            piles = list(piles)
+            assert nim_outcome(piles, misere) == nim_tree(piles, misere), piles
+            assert nim_moves(piles, misere) == nim_winning_moves_tree(piles, misere), piles
+            arr = np.array(piles, dtype=np.int64)
+            assert nim_outcome(arr, misere) == nim_tree(piles, misere)
+            assert nim_moves(arr, misere) == nim_winning_moves_tree(piles, misere), piles
+
+
+@pytest.mark.parametrize("misere", [False, True])
+def test_random_positions_against_game_tree(misere):
+    rng = random.Random(5)
+    for _ in range(300):
+        piles = [rng.choice([0, 1, 1, 2, 3, 5, 6]) for _ in range(rng.randrange(0, 5))]
+        assert nim_moves(piles, misere) == nim_winning_moves_tree(piles, misere), piles
+
+
+piles_st = st.lists(st.integers(min_value=0, max_value=2 ** 80), max_size=8)
+
+
+def after(piles, move):
+    i, k = move
+    return piles[:i] + [k] + piles[i + 1:]
+
+
+@settings(max_examples=300, deadline=None)
+@given(piles_st, st.booleans())
+def test_moves_are_exactly_the_moves_to_a_loss(piles, misere):
+    moves = nim_moves(piles, misere)
+    if not any(piles):       # the end: LOSS, or in misère play a WIN without a move
+        assert moves == [] and nim_outcome(piles, misere) == (WIN if misere else LOSS)
+        return
+    assert (nim_outcome(piles, misere) == WIN) == bool(moves)
+    for i, k in moves:
+        assert 0 <= k < piles[i]
+        assert nim_outcome(after(piles, (i, k)), misere) == LOSS
+    # No other move to a LOSS on piles we can enumerate cheaply: check each
+    # pile's other reductions near the claimed one and small ones.
+    for i, x in enumerate(piles):
+        for k in set(range(min(x, 4))) | {x - 1} if x else ():
+            if k < x and (i, k) not in moves:
+                assert nim_outcome(after(piles, (i, k)), misere) == WIN
+
+
+@settings(max_examples=200, deadline=None)
+@given(piles_st, st.booleans())
+def test_every_move_from_a_loss_leads_to_a_win(piles, misere):
+    if nim_outcome(piles, misere) != LOSS:
+        return
+    for i, x in enumerate(piles):
+        for k in {0, x // 2, max(x - 1, 0)}:
+            if k < x:
+                assert nim_outcome(after(piles, (i, k)), misere) == WIN
+
+
+def test_big_integer_piles():
+    a = 2 ** 200 + 12345
+    b = 2 ** 199 + 3
+    assert nim_sum([a, b]) == a ^ b
+    move = nim_move([a, b])
+    assert move == (0, b)
+    assert nim_outcome([a, a]) == LOSS
+
+
+def test_numpy_fast_path_matches_python():
+    rng = np.random.default_rng(0)
+    piles = rng.integers(0, 2 ** 40, size=10 ** 6)
+    s = nim_sum(piles)
+    assert s == nim_sum(piles.tolist())
+    moves = nim_moves(piles)
+    assert len(moves) == int(np.count_nonzero((piles ^ s) < piles))
+    i, k = moves[0]
+    assert k == int(piles[i]) ^ s
+    for misere in (False, True):
+        small = rng.integers(0, 2, size=1001)
+        assert nim_moves(small, misere) == nim_moves(small.tolist(), misere)
+        one_big = small.copy()
+        one_big[500] = 9
+        assert nim_moves(one_big, misere) == nim_moves(one_big.tolist(), misere)
+        assert nim_outcome(one_big, misere) == nim_outcome(one_big.tolist(), misere)
+    assert nim_sum(np.array([], dtype=np.uint8)) == 0
+    assert nim_sum(np.array([[1, 2], [4, 8]])) == 15
+
+
+def test_empty_position():
+    assert nim_outcome([]) == LOSS and nim_outcome([], misere=True) == WIN
+    assert nim_move([]) is None and nim_moves([], misere=True) == []
+
+
+@pytest.mark.parametrize("piles, exc, match", [
+    ([1, -2], ValueError, "pile 1 is -2: piles must be >= 0"),
+    ([1, 2.5], TypeError, "pile 1 is 2.5: piles must be integers"),
+    (["3"], TypeError, "pile 0 is '3'"),
+    ([True], TypeError, "pile 0 is True"),
+    (5, TypeError, "piles must be an iterable of integers, got 5"),
+    (np.array([1.0]), TypeError, "dtype float64"),
+    (np.array([3, -1]), ValueError, "pile 1 is -1"),
+])
+def test_bad_piles(piles, exc, match):
+    for fn in (nim_sum, nim_outcome, nim_moves, nim_move):
+        with pytest.raises(exc, match=match):
+            fn(piles)
