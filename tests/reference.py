@@ -106,3 +106,32 @@ def nim_winning_moves_tree(piles, misere=False):
     """Every move (i, k) to a LOSS position, by game-tree search."""
     return [(i, k) for i, x in enumerate(piles) for k in range(x)
             if nim_tree(list(piles[:i]) + [k] + list(piles[i + 1:]), misere) == LOSS]
+
+
+INF = "inf"
+
+
+def loopy_staged(n, succ):
+    """Generalized Sprague-Grundy values, straight from the staged definition.
+
+    Returns a list of ints (finite values) and (INF, frozenset K) pairs.
+    """
+    label = [None] * n
+    m = 0
+    while any(x is None for x in label):
+        changed = True
+        while changed:
+            changed = False
+            for u in range(n):
+                if label[u] is not None or any(label[w] == m for w in succ[u]):
+                    continue
+                if all(any(label[x] == m for x in succ[w])
+                       for w in succ[u] if label[w] is None or label[w] == INF):
+                    label[u] = m
+                    changed = True
+        for u in range(n):
+            if label[u] is None and not any(label[w] == m for w in succ[u]):
+                label[u] = INF
+        m += 1
+    return [(INF, frozenset(label[w] for w in succ[u] if label[w] != INF))
+            if label[u] == INF else label[u] for u in range(n)]

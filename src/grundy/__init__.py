@@ -10,6 +10,7 @@ Win/loss/draw with remoteness and optimal moves on any directed graph
 """
 from grundy._common import DRAW, LOSS, NO_MOVE, WIN, CycleError, Outcome
 from grundy.graph import GameGraph, Solution
+from grundy.loopy import LoopyGrundy, LoopyValue, loopy_sum
 from grundy.impartial import ImpartialGame, Sum, grundy_sum
 from grundy.nim import nim_move, nim_moves, nim_outcome, nim_sum
 
@@ -19,5 +20,6 @@ __all__ = [
     "Outcome", "WIN", "LOSS", "DRAW", "NO_MOVE", "CycleError",
     "GameGraph", "Solution",
     "ImpartialGame", "Sum", "grundy_sum",
+    "LoopyValue", "LoopyGrundy", "loopy_sum",
     "nim_sum", "nim_outcome", "nim_moves", "nim_move",
 ]

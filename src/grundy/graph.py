@@ -11,6 +11,8 @@ from grundy._common import (DRAW, LOSS, NO_MOVE, WIN, CycleError, Outcome,
                             as_int64_array, check_count, readonly)
 from grundy._core import csr as _csr
 from grundy._core import grundy as _grundy
+from grundy._core import loopy as _loopy
+from grundy.loopy import LoopyGrundy
 from grundy._core import retrograde as _retro
 
 __all__ = ["GameGraph", "Solution"]
@@ -272,6 +274,25 @@ class GameGraph:
                 f"the graph has a cycle ({shown} -> {names[0]!r}): Grundy values need an "
                 f"acyclic game; use loopy_grundy() for games with cycles", names)
         return readonly(value)
+
+    def loopy_grundy(self):
+        """Generalized Sprague-Grundy values (the graph may have cycles).
+
+        Worked example: a -> b -> c -> a, c -> d -> e.
+
+        >>> g = GameGraph.from_adjacency({"a": ["b"], "b": ["c"], "c": ["a", "d"],
+        ...                                "d": ["e"], "e": []})
+        >>> lv = g.loopy_grundy()
+        >>> lv.value.tolist(), lv.infinite.tolist()
+        ([-1, -1, -1, 1, 0], [True, True, True, False, False])
+        >>> lv["c"], lv["a"]
+        (LoopyValue.inf({1}), LoopyValue.inf({}))
+        >>> (lv["c"] + 1).outcome, (lv["c"] + lv["c"]).outcome, (lv["d"] + 1).outcome
+        (<Outcome.WIN: 1>, <Outcome.DRAW: 0>, <Outcome.LOSS: -1>)
+        """
+        value = np.empty(self.n_nodes, dtype=np.int64)
+        stages = _loopy.loopy_grundy(self._indptr, self._indices, value)
+        return LoopyGrundy(self, value, stages)
 
     def _labels_array(self, labels):
         n = self.n_nodes

@@ -21,6 +21,7 @@ import numpy as np
 
 from grundy._common import LOSS, WIN, CycleError, check_count, readonly
 from grundy._core import grundy as _grundy
+from grundy.loopy import loopy_sum
 
 __all__ = ["Sum", "grundy_sum", "ImpartialGame"]
 
@@ -118,6 +119,8 @@ class ImpartialGame:
         self._options = []          # id -> tuple of options (each a tuple of ids)
         self._value = np.zeros(0, dtype=np.int64)
         self._n_valued = 0          # ids below this have values
+        self._loopy_moves = {}      # position -> options, for loopy exploration
+        self._loopy_values = {}     # position -> LoopyValue
 
     def __repr__(self):
         name = getattr(self._moves, "__name__", repr(self._moves))
@@ -256,3 +259,71 @@ class ImpartialGame:
         positions = list(positions)
         self._explore(positions)
         return readonly(np.array([self.grundy(p) for p in positions], dtype=np.int64))
+
+    # -- games with cycles ----------------------------------------------------
+
+    def _loopy_options(self, node):
+        """Options of a node of the explored graph.  A node is a position or a
+        Sum of two or more positions (whose moves change one part)."""
+        if isinstance(node, Sum):
+            out = []
+            parts = node.parts
+            for i, p in enumerate(parts):
+                for o in self._loopy_options(p):
+                    out.append(_node(Sum(*parts[:i], o, *parts[i + 1:])))
+            return out
+        opts = self._loopy_moves.get(node)
+        if opts is None:
+            opts = self._moves(node)
+            if not hasattr(opts, "__iter__"):
+                raise TypeError(f"moves({node!r}) must return an iterable of options, "
+                                f"got {opts!r}")
+            opts = [_node(o) for o in opts]
+            self._loopy_moves[node] = opts
+        return opts
+
+    def loopy_grundy(self, position):
+        """Generalized Sprague-Grundy value of a position of a game that may
+        have cycles, as a :class:`grundy.LoopyValue`.
+
+        Explores every position reachable from ``position`` (iteratively);
+        options that are sums become positions of their own (a move changes
+        one part).  The value of a :class:`Sum` is the sum of its parts' values.
+
+        >>> # From n you may go to n - 1, or from 2 back up to 3.
+        >>> game = ImpartialGame(lambda n: ([n - 1] if n else []) + ([3] if n == 2 else []))
+        >>> [game.loopy_grundy(n) for n in range(4)]
+        [LoopyValue(0), LoopyValue(1), LoopyValue.inf({1}), LoopyValue.inf({})]
+        >>> game.loopy_grundy(2).outcome, game.loopy_grundy(Sum(2, 1)).outcome
+        (<Outcome.DRAW: 0>, <Outcome.WIN: 1>)
+        """
+        from grundy.graph import GameGraph
+
+        if isinstance(position, Sum) and len(position) != 1:
+            return loopy_sum(self.loopy_grundy(p) for p in position.parts)
+        root = _node(position)
+        if root in self._loopy_values:
+            return self._loopy_values[root]
+        index = {root: 0}
+        nodes = [root]
+        adjacency = []
+        for node in nodes:              # grows while we walk it: a BFS
+            row = []
+            for o in self._loopy_options(node):
+                j = index.get(o)
+                if j is None:
+                    j = index[o] = len(nodes)
+                    nodes.append(o)
+                row.append(j)
+            adjacency.append(row)
+        lv = GameGraph.from_adjacency(adjacency).loopy_grundy()
+        for i, node in enumerate(nodes):
+            self._loopy_values[node] = lv[i]
+        return self._loopy_values[root]
+
+
+def _node(option):
+    """Normal form of an option as a graph node: a one-part Sum is its part."""
+    if isinstance(option, Sum) and len(option) == 1:
+        return option.parts[0]
+    return option
