@@ -12,6 +12,7 @@ from grundy._common import DRAW, LOSS, NO_MOVE, WIN, CycleError, Outcome
 from grundy.graph import GameGraph, Solution
 from grundy.loopy import LoopyGrundy, LoopyValue, loopy_sum
 from grundy.impartial import ImpartialGame, Sum, grundy_sum
+from grundy.police import BoardError, PoliceThief, PoliceThiefSolution
 from grundy.nim import nim_move, nim_moves, nim_outcome, nim_sum
 
 __version__ = "0.1.0"
@@ -22,4 +23,5 @@ __all__ = [
     "ImpartialGame", "Sum", "grundy_sum",
     "LoopyValue", "LoopyGrundy", "loopy_sum",
     "nim_sum", "nim_outcome", "nim_moves", "nim_move",
+    "PoliceThief", "PoliceThiefSolution", "BoardError",
 ]

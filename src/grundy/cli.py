@@ -10,6 +10,7 @@ import numpy as np
 
 from grundy.graph import GameGraph
 from grundy.nim import nim_move, nim_outcome
+from grundy.police import DEFAULT_MAX_MEMORY, PoliceThief
 from grundy._common import LOSS
 from grundy._core import textio
 
@@ -95,6 +96,37 @@ def _cmd_nim(args):
     sys.stdout.write("".join(line + "\n" for line in out))
 
 
+# -- grundy police -----------------------------------------------------------
+
+def _cmd_police(args):
+    board = PoliceThief.parse(_read_input(args.file))
+    sol = board.solve(max_memory=args.max_memory)
+    out = [sol.result]
+    if args.explain:
+        r = sol.remoteness(board.police, board.thief, True)
+        out.append(f"remoteness {r}" if r >= 0 else "remoteness -1 (a draw: play goes on forever)")
+        for k, st in enumerate(sol.line()):
+            mover = "police" if st.police_to_move else "thief"
+            out.append("")
+            out.append(f"state {k}: police {st.police}, thief {st.thief}, {mover} to move")
+            out.append(board.render(st.police, st.thief))
+    sys.stdout.write("\n".join(out) + "\n")
+
+
+def _memory(text):
+    """--max-memory: bytes, or with a K/M/G suffix (binary)."""
+    units = {"K": 2 ** 10, "M": 2 ** 20, "G": 2 ** 30}
+    t = text.strip().upper().removesuffix("B").removesuffix("I")
+    scale = units.get(t[-1:], 1)
+    try:
+        value = float(t[:-1] if t[-1:] in units else t) * scale
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid memory size {text!r} (e.g. 2G, 512M)") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"memory size must be positive, got {text!r}")
+    return int(value)
+
+
 # -- wiring ------------------------------------------------------------------
 
 def build_parser():
@@ -124,6 +156,19 @@ def build_parser():
     p.add_argument("--misere", action="store_true",
                    help="misère play: whoever takes the last stone loses")
     p.set_defaults(run=_cmd_nim)
+
+    p = sub.add_parser(
+        "police", help="police and thief on a board: who wins from the start",
+        description="Read 'n m' then n rows of m cells ('.' free, '*' blocked, 'P' police, "
+                    "'T' thief, 'E' exit) and print 'Police catches the thief', 'The thief "
+                    "escapes' or 'Draw'.  The police moves first, in 8 directions; the thief "
+                    "in 4; either may pass.")
+    p.add_argument("file", nargs="?", help="input file (default: standard input)")
+    p.add_argument("--explain", action="store_true",
+                   help="also print the remoteness and the line of play, board by board")
+    p.add_argument("--max-memory", type=_memory, default=DEFAULT_MAX_MEMORY, metavar="SIZE",
+                   help="refuse boards needing more memory than this (default 4G)")
+    p.set_defaults(run=_cmd_police)
     return parser
 
 
