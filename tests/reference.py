@@ -135,3 +135,44 @@ def loopy_staged(n, succ):
         m += 1
     return [(INF, frozenset(label[w] for w in succ[u] if label[w] != INF))
             if label[u] == INF else label[u] for u in range(n)]
+
+
+def octal_values_naive(code, n, base=8):
+    """G(0..n) of an octal/hex game, straight from the code's definition:
+    every way to take k tokens and leave 0, 1, 2 (or 3) non-empty heaps."""
+    head, _, tail = code.partition(".")
+    digits = [int(head or "0", 16)] + [int(ch, 16) for ch in tail]
+    G = []
+    for h in range(n + 1):
+        options = set()
+        for k, d in enumerate(digits):
+            rest = h - k
+            if rest < 0:
+                continue
+            if d & 1 and rest == 0 and k > 0:
+                options.add(0)
+            if d & 2 and rest > 0 and k > 0:
+                options.add(G[rest])
+            if d & 4:
+                for a in range(1, rest):
+                    options.add(G[a] ^ G[rest - a])
+            if d & 8:
+                for a in range(1, rest):
+                    for b in range(1, rest - a):
+                        options.add(G[a] ^ G[b] ^ G[rest - a - b])
+        G.append(mex(options))
+    return G
+
+
+def grundys_game_naive(n):
+    G = []
+    for h in range(n + 1):
+        G.append(mex(G[a] ^ G[h - a] for a in range(1, h) if 2 * a != h))
+    return G
+
+
+def subtraction_naive(s, n):
+    G = []
+    for h in range(n + 1):
+        G.append(mex(G[h - k] for k in s if k <= h))
+    return G

@@ -12,6 +12,8 @@ from grundy._common import DRAW, LOSS, NO_MOVE, WIN, CycleError, Outcome
 from grundy.graph import GameGraph, Solution
 from grundy.loopy import LoopyGrundy, LoopyValue, loopy_sum
 from grundy.impartial import ImpartialGame, Sum, grundy_sum
+from grundy.octal import (GrundysGame, HexGame, OctalGame, Periodicity, RareCommon,
+                          SubtractionGame, TakeAndBreakGame, crosses_crosses)
 from grundy.police import BoardError, PoliceThief, PoliceThiefSolution
 from grundy.nim import nim_move, nim_moves, nim_outcome, nim_sum
 
@@ -24,4 +26,6 @@ __all__ = [
     "LoopyValue", "LoopyGrundy", "loopy_sum",
     "nim_sum", "nim_outcome", "nim_moves", "nim_move",
     "PoliceThief", "PoliceThiefSolution", "BoardError",
+    "OctalGame", "HexGame", "GrundysGame", "SubtractionGame", "TakeAndBreakGame",
+    "Periodicity", "RareCommon", "crosses_crosses",
 ]

@@ -5,11 +5,13 @@ text.  Bad input prints ``grundy: error: <message>`` on stderr and exits 2.
 """
 import argparse
 import sys
+import time
 
 import numpy as np
 
 from grundy.graph import GameGraph
 from grundy.nim import nim_move, nim_outcome
+from grundy.octal import parse_game
 from grundy.police import DEFAULT_MAX_MEMORY, PoliceThief
 from grundy._common import LOSS
 from grundy._core import textio
@@ -113,6 +115,50 @@ def _cmd_police(args):
     sys.stdout.write("\n".join(out) + "\n")
 
 
+# -- grundy octal -------------------------------------------------------------
+
+class _ProgressBar:
+    """A progress bar on stderr, for runs that last more than a second."""
+
+    def __init__(self):
+        self.start = time.perf_counter()
+        self.shown = False
+
+    def __call__(self, done, total):
+        if time.perf_counter() - self.start < 1.0 or not sys.stderr.isatty():
+            return
+        width = 40
+        filled = width * done // max(total, 1)
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done:,}/{total:,}")
+        sys.stderr.flush()
+        self.shown = True
+
+    def close(self):
+        if self.shown:
+            sys.stderr.write("\n")
+
+
+def _cmd_octal(args):
+    try:
+        n = int(args.n)
+    except ValueError:
+        raise InputError(f"N must be an integer, got {args.n!r}") from None
+    if n < 0:
+        raise InputError(f"N must be >= 0, got {n}")
+    game = parse_game(args.code)
+    bar = _ProgressBar()
+    try:
+        values = game.values(n, progress=bar)
+    finally:
+        bar.close()
+    out = [" ".join(map(str, values.tolist()))]
+    if args.period:
+        per = game.periodicity(n)
+        out.append(f"period {per.period} preperiod {per.preperiod} proved-at {per.proved_at}"
+                   if per is not None else f"no period found up to {n}")
+    sys.stdout.write("\n".join(out) + "\n")
+
+
 def _memory(text):
     """--max-memory: bytes, or with a K/M/G suffix (binary)."""
     units = {"K": 2 ** 10, "M": 2 ** 20, "G": 2 ** 30}
@@ -169,6 +215,17 @@ def build_parser():
     p.add_argument("--max-memory", type=_memory, default=DEFAULT_MAX_MEMORY, metavar="SIZE",
                    help="refuse boards needing more memory than this (default 4G)")
     p.set_defaults(run=_cmd_police)
+
+    p = sub.add_parser(
+        "octal", help="nim-values of a take-and-break game",
+        description="Print G(0..N) of a take-and-break game on one line.  CODE is an "
+                    "octal code such as 0.137, hex:CODE for a hexadecimal code, 'grundy' "
+                    "(Grundy's game) or sub:1,3,4 (a subtraction game).")
+    p.add_argument("code", metavar="CODE")
+    p.add_argument("n", metavar="N")
+    p.add_argument("--period", action="store_true",
+                   help="also print the proved period: 'period P preperiod E proved-at K'")
+    p.set_defaults(run=_cmd_octal)
     return parser
 
 

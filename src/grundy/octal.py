@@ -1,0 +1,364 @@
+"""Take-and-break games: octal and hexadecimal codes, Grundy's game,
+subtraction games; their nim-sequences, and periodicity proved.
+
+>>> dawson = OctalGame("0.137")          # Dawson's chess (crosses-crosses)
+>>> dawson.values(15).tolist()
+[0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5]
+>>> dawson.periodicity()
+Periodicity(preperiod=52, period=34, proved_at=174)
+>>> dawson.value(10 ** 100), dawson.value(10 ** 100 + 1)
+(0, 3)
+"""
+import re
+import time
+from collections import namedtuple
+
+import numpy as np
+
+from grundy._common import check_count, readonly
+from grundy._core import octal as _octal
+
+__all__ = ["OctalGame", "HexGame", "GrundysGame", "SubtractionGame", "TakeAndBreakGame",
+           "Periodicity", "RareCommon", "crosses_crosses"]
+
+Periodicity = namedtuple("Periodicity", "preperiod period proved_at")
+Periodicity.__doc__ = """G(n + period) = G(n) for every n >= preperiod, proved by the
+periodicity theorem from the values G(0..proved_at)."""
+
+RareCommon = namedtuple("RareCommon", "mask n rare_count rare_positions last_rare "
+                                      "rare_values max_value max_at")
+RareCommon.__doc__ = """Rare/common split of G(0..n) for a mask: a value v is rare when
+popcount(v & mask) is even.  rare_positions lists the n with G(n) rare;
+last_rare is the largest (or -1); rare_values the distinct rare values seen;
+max_value the largest G, first reached at max_at."""
+
+DEFAULT_PERIOD_SEARCH = 1 << 16
+_AUTO_MASK_SAMPLE = 1 << 13
+
+
+class TakeAndBreakGame:
+    """A heap game given by take-and-break rules (the common base class).
+
+    Rules are lists of k: ``take0`` (take the whole heap of exactly k),
+    ``take1`` (take k, leave one non-empty heap), ``take2`` (take k, leave
+    two non-empty heaps), ``take3`` (take k, leave three); ``unequal``: the
+    two heaps of a split must differ.  Values are cached: asking for more
+    extends what is known.
+    """
+
+    def __init__(self, name, take0=(), take1=(), take2=(), take3=(), unequal=False):
+        self.name = name
+        self._rules = tuple(np.array(sorted(set(r)), dtype=np.int64)
+                            for r in (take0, take1, take2, take3))
+        self._unequal = bool(unequal)
+        self._G = np.zeros(1024, dtype=np.uint32)
+        self._n = 0                       # G[0:_n] is known
+        self._mask = None
+        self._period = None               # a proved Periodicity, once found
+        self._searched_to = -1            # no period is provable from G[0:_searched_to]
+
+    # -- the rules ------------------------------------------------------------
+
+    @property
+    def max_take(self):
+        """t: the largest number of tokens a move removes."""
+        return max((int(r.max()) for r in self._rules if len(r)), default=0)
+
+    @property
+    def max_heaps(self):
+        """The most heaps a move can leave (1 for subtraction games)."""
+        return 3 if len(self._rules[3]) else 2 if len(self._rules[2]) else 1
+
+    @property
+    def splits(self):
+        """True if some move splits a heap (the sparse kernel applies)."""
+        return len(self._rules[2]) > 0 and len(self._rules[3]) == 0
+
+    def __repr__(self):
+        return f"{type(self).__name__}({self.name!r})"
+
+    # -- values -----------------------------------------------------------------
+
+    def values(self, n, *, kernel="auto", mask=None, progress=None):
+        """The nim-values G(0..n) as an array (uint16, or uint32 if needed).
+
+        ``kernel``: "auto" (the sparse-space kernel for splitting games, with
+        an automatically chosen mask unless ``mask`` is given), "sparse" or
+        "plain"; all give identical values.  ``progress(done, total)`` is
+        called between chunks of a long run.  Ctrl-C stops the run with
+        KeyboardInterrupt and keeps every value computed before it.
+
+        >>> SubtractionGame({2, 3, 7}).values(9).tolist()
+        [0, 0, 1, 1, 2, 0, 0, 1, 1, 2]
+        """
+        n = check_count(n, "n")
+        if kernel not in ("auto", "sparse", "plain"):
+            raise ValueError(f"kernel must be 'auto', 'sparse' or 'plain', got {kernel!r}")
+        if mask is not None:
+            mask = check_count(mask, "mask", minimum=1)
+            if mask > 0xFFFFFFFF:
+                raise ValueError(f"mask must fit in 32 bits, got {mask:#x}")
+        if kernel == "sparse" and not self.splits:
+            raise ValueError(f"the sparse kernel needs a game that splits heaps into two; "
+                             f"{self!r} does not")
+        self._extend(n + 1, kernel, mask, progress)
+        G = self._G[:n + 1]
+        return readonly(G.astype(np.uint16) if int(G.max(initial=0)) < 1 << 16 else G.copy())
+
+    def _extend(self, stop, kernel, mask, progress):
+        if stop <= self._n:
+            return
+        if len(self._G) < stop:
+            bigger = np.zeros(max(stop, 2 * len(self._G)), dtype=np.uint32)
+            bigger[:self._n] = self._G[:self._n]
+            self._G = bigger
+        take0, take1, take2, take3 = self._rules
+        sparse = kernel == "sparse" or (kernel == "auto" and self.splits)
+        chunk, total = 256, stop
+        while self._n < stop:
+            hi = min(stop, self._n + chunk)
+            t0 = time.perf_counter()
+            if sparse and self._n >= min(_AUTO_MASK_SAMPLE, stop) and \
+                    (mask is not None or self._auto_mask() is not None):
+                _octal.sparse_extend(self._G, self._n, hi, take0, take1, take2,
+                                     self._unequal, mask if mask is not None else self._mask)
+            else:
+                if sparse:        # values for the mask choice come from the plain scan
+                    hi = min(hi, max(self._n + 1, _AUTO_MASK_SAMPLE))
+                _octal.plain_extend(self._G, self._n, hi, take0, take1, take2, take3,
+                                    self._unequal)
+            self._n = hi
+            dt = time.perf_counter() - t0
+            chunk = max(64, min(1 << 20, int(chunk * (0.25 / dt if dt > 0 else 4))))
+            if progress is not None:
+                progress(self._n, total)
+
+    def _auto_mask(self):
+        """A mask under which few of the known values are rare, or None if
+        no mask makes them sparse.  Chosen once, from G(0.._AUTO_MASK_SAMPLE)."""
+        if self._mask is None:
+            G = self._G[:self._n]
+            bits = max(1, int(G.max(initial=0)).bit_length())
+            if bits > 12:
+                self._mask = 0
+                return None
+            counts = np.bincount(G, minlength=1 << bits)
+            values = np.arange(1 << bits)
+            best, best_rare = 0, len(G)
+            for m in range(1, 1 << bits):
+                parity = np.bitwise_count(values & m) & 1 if hasattr(np, "bitwise_count") \
+                    else np.array([bin(v & m).count("1") & 1 for v in values])
+                rare = int(counts[parity == 0].sum())
+                if rare < best_rare:
+                    best, best_rare = m, rare
+            high = (0xFFFFFFFF << bits) & 0xFFFFFFFF
+            self._mask = (best | high) if best and best_rare * 4 <= len(G) else 0
+        return self._mask or None
+
+    def value(self, n):
+        """G(n) for any n >= 0: from the proved period once one is known
+        (a period search up to 2^16 is tried before computing far values).
+
+        >>> GrundysGame().value(20)
+        0
+        """
+        n = check_count(n, "n")
+        if n < self._n:
+            return int(self._G[n])
+        if self._period is None and n >= DEFAULT_PERIOD_SEARCH:
+            self.periodicity()
+        if self._period is not None and n >= self._period.preperiod:
+            e, p = self._period.preperiod, self._period.period
+            return int(self.values(e + (n - e) % p)[e + (n - e) % p])
+        return int(self.values(n)[n])
+
+    # -- periodicity ------------------------------------------------------------
+
+    def periodicity(self, n_max=None):
+        """The period proved from G(0..n_max) (default 2^16), or None.
+
+        A period p with preperiod e is proved by the periodicity theorem
+        (Guy-Smith): if G(n + p) = G(n) for e <= n < 2e + p + t (t the
+        largest number taken), it holds for all n >= e.  Moves leaving three
+        heaps need e <= n < 3e + 2p + t; subtraction games e <= n < e + t;
+        games whose splits must be unequal (Grundy's game) 2e + 2p + t.
+        Values are computed in doubling steps up to n_max, so a short
+        period is found early.
+
+        >>> SubtractionGame({2, 3, 7}).periodicity()
+        Periodicity(preperiod=0, period=5, proved_at=11)
+        >>> OctalGame("0.6").periodicity(4096) is None       # Officers: no period known
+        True
+        """
+        if self._period is not None:
+            return self._period
+        n_max = DEFAULT_PERIOD_SEARCH if n_max is None else check_count(n_max, "n_max")
+        heaps = self.max_heaps
+        extra = 1 if self._unequal else 0
+        size = 64
+        while True:
+            size = min(size, n_max + 1)
+            if size > self._searched_to:
+                self._extend(size, "auto", None, None)
+                found = _octal.find_period(self._G[:size], heaps, self.max_take, extra)
+                if found is not None:
+                    self._period = Periodicity(*found)
+                    return self._period
+                self._searched_to = size
+            if size >= n_max + 1:
+                return None
+            size *= 2
+
+    # -- statistics ---------------------------------------------------------------
+
+    def rare_common(self, mask, n=None):
+        """Rare/common statistics of G(0..n) (default: the values known).
+
+        >>> rc = GrundysGame().rare_common(0xFFFFFFFE, 1000)
+        >>> rc.rare_count, rc.rare_values
+        (..., (0, 1, ...))
+        """
+        mask = check_count(mask, "mask", minimum=1)
+        if mask > 0xFFFFFFFF:
+            raise ValueError(f"mask must fit in 32 bits, got {mask:#x}")
+        G = self.values(self._n - 1 if n is None and self._n else (n or 0)) \
+            .astype(np.uint32)
+        if hasattr(np, "bitwise_count"):
+            rare = (np.bitwise_count(G & np.uint32(mask)) & 1) == 0
+        else:  # pragma: no cover - numpy < 2.0
+            rare = np.array([bin(int(v) & mask).count("1") % 2 == 0 for v in G])
+        positions = np.flatnonzero(rare)
+        return RareCommon(mask=mask, n=len(G) - 1, rare_count=len(positions),
+                          rare_positions=readonly(positions),
+                          last_rare=int(positions[-1]) if len(positions) else -1,
+                          rare_values=tuple(int(v) for v in np.unique(G[rare])),
+                          max_value=int(G.max()), max_at=int(G.argmax()))
+
+
+_OCTAL_RE = re.compile(r"^([0-9A-Fa-f]?)\.([0-9A-Fa-f]+)$")
+
+
+def _parse_code(code, base):
+    """(take0, take1, take2, take3) from a code "d0.d1d2..." in base 8 or 16."""
+    kind = "octal" if base == 8 else "hexadecimal"
+    if not isinstance(code, str):
+        raise TypeError(f"the {kind} code must be a string such as '0.137', got {code!r}")
+    m = _OCTAL_RE.match(code.strip())
+    if not m:
+        raise ValueError(f"{code!r} is not a{'n' if base == 8 else ''} {kind} code: expected "
+                         f"'d0.d1d2...' such as {'0.137' if base == 8 else '0.3F'}")
+    d0, rest = m.group(1) or "0", m.group(2)
+    digits = []
+    for ch in d0 + rest:
+        d = int(ch, 16)
+        if d >= base:
+            raise ValueError(f"{code!r}: digit {ch!r} is not {kind} (0-{'7' if base == 8 else 'F'})")
+        digits.append(d)
+    allowed0 = (0, 4) if base == 8 else (0, 4, 8, 12)
+    if digits[0] not in allowed0:
+        raise ValueError(f"{code!r}: d0 must be {' or '.join(map(str, allowed0))} "
+                         f"(split without taking), got {d0!r}")
+    while len(digits) > 1 and digits[-1] == 0:
+        digits.pop()
+    if not any(digits):
+        raise ValueError(f"{code!r} allows no move at all")
+    rules = ([], [], [], [])
+    for k, d in enumerate(digits):
+        for bit, rule in ((1, 0), (2, 1), (4, 2), (8, 3)):
+            if d & bit and not (k == 0 and bit in (1, 2)):
+                rules[rule].append(k)
+    return rules
+
+
+class OctalGame(TakeAndBreakGame):
+    """An octal game "d0.d1d2...": digit d_k says how k tokens may be taken
+    (bit 1: the whole heap of exactly k; bit 2: leaving one heap; bit 4:
+    leaving two heaps); d0 is 0 or 4 (4: split a heap in two).
+
+    >>> OctalGame("0.77").values(11).tolist()         # Kayles
+    [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]
+    """
+
+    def __init__(self, code):
+        super().__init__(code, *_parse_code(code, 8))
+
+
+class HexGame(TakeAndBreakGame):
+    """A hexadecimal game: as octal, with digits up to F (bit 8: leave three heaps).
+
+    >>> HexGame("0.3F").values(8).tolist()
+    [0, 1, 2, 0, 1, 2, 3, 4, 5]
+    """
+
+    def __init__(self, code):
+        super().__init__(code, *_parse_code(code, 16))
+
+
+class GrundysGame(TakeAndBreakGame):
+    """Grundy's game: split a heap into two unequal non-empty heaps.
+
+    >>> GrundysGame().values(12).tolist()
+    [0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1]
+    """
+
+    def __init__(self):
+        super().__init__("grundy", take2=[0], unequal=True)
+
+    def __repr__(self):
+        return "GrundysGame()"
+
+
+class SubtractionGame(TakeAndBreakGame):
+    """Take s tokens from a heap, for s in a finite set S of positive integers.
+
+    >>> SubtractionGame({1, 3, 4}).values(7).tolist()
+    [0, 1, 0, 1, 2, 3, 2, 0]
+    """
+
+    def __init__(self, subtraction_set):
+        if isinstance(subtraction_set, (str, bytes)) or not hasattr(subtraction_set, "__iter__"):
+            raise TypeError(f"the subtraction set must be a set of integers, got {subtraction_set!r}")
+        s = set()
+        for x in subtraction_set:
+            if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)):
+                raise TypeError(f"subtraction set member {x!r} is not an integer")
+            if x <= 0:
+                raise ValueError(f"subtraction set members must be positive, got {x}")
+            s.add(int(x))
+        if not s:
+            raise ValueError("the subtraction set is empty")
+        self.subtraction_set = frozenset(s)
+        super().__init__("sub:" + ",".join(map(str, sorted(s))), take0=s, take1=s)
+
+    def __repr__(self):
+        return f"SubtractionGame({set(sorted(self.subtraction_set))})"
+
+
+def crosses_crosses(n):
+    """Values 0..n of crosses-crosses on a 1 x n strip (= Dawson's chess, 0.137).
+
+    >>> crosses_crosses(7).tolist()
+    [0, 1, 1, 2, 0, 3, 1, 1]
+    """
+    return OctalGame("0.137").values(n)
+
+
+def parse_game(spec):
+    """A game from its command-line name: an octal code, 'hex:CODE',
+    'grundy' or 'sub:1,3,4'."""
+    if not isinstance(spec, str):
+        raise TypeError(f"a game is named by a string, got {spec!r}")
+    s = spec.strip()
+    if s.lower() == "grundy":
+        return GrundysGame()
+    if s.lower().startswith("sub:"):
+        parts = [p.strip() for p in s[4:].split(",")]
+        try:
+            members = [int(p) for p in parts]
+        except ValueError:
+            raise ValueError(f"{spec!r}: a subtraction set is 'sub:' and integers separated "
+                             f"by commas, such as sub:1,3,4") from None
+        return SubtractionGame(members)
+    if s.lower().startswith("hex:"):
+        return HexGame(s[4:])
+    return OctalGame(s)

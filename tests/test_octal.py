@@ -1,0 +1,215 @@
+"""Take-and-break games: both kernels against the definitions, test vectors,
+periods, statistics, errors and the CLI."""
+import random
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from grundy import (GrundysGame, HexGame, OctalGame, Periodicity, SubtractionGame,
+                    crosses_crosses)
+from grundy.octal import parse_game
+from reference import grundys_game_naive, octal_values_naive, subtraction_naive
+
+
+def random_code(rng, base):
+    d0 = rng.choice([0, 4] if base == 8 else [0, 4, 8, 12])
+    digits = [rng.randrange(base) for _ in range(rng.randrange(1, 5))]
+    if not any(digits):
+        digits[-1] = rng.randrange(1, base)
+    return f"{d0}." + "".join("0123456789ABCDEF"[d] for d in digits)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_octal_codes_both_kernels(seed):
+    rng = random.Random(seed)
+    for _ in range(15):
+        code = random_code(rng, 8)
+        try:
+            game = OctalGame(code)
+        except ValueError:
+            continue                       # e.g. trailing zeros only: no move
+        expected = octal_values_naive(code, 120)
+        assert game.values(120, kernel="plain").tolist() == expected, code
+        if game.splits:
+            # A fresh game so the sparse kernel computes everything itself.
+            for mask in (0xFFFFFFFE, 0xFFFFFFFF, 0x2):
+                assert OctalGame(code).values(120, kernel="sparse", mask=mask).tolist() \
+                    == expected, (code, mask)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_hex_codes(seed):
+    rng = random.Random(100 + seed)
+    for _ in range(10):
+        code = random_code(rng, 16)
+        try:
+            game = HexGame(code)
+        except ValueError:
+            continue
+        assert game.values(40).tolist() == octal_values_naive(code, 40, base=16), code
+
+
+def test_test_vectors():
+    assert OctalGame("0.137").values(15).tolist() == \
+        [0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5]
+    assert crosses_crosses(15).tolist() == OctalGame("0.137").values(15).tolist()
+    assert GrundysGame().values(24).tolist() == \
+        [0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0, 4, 3, 0, 4]
+    assert SubtractionGame({2, 3, 7}).values(19).tolist() == [0, 0, 1, 1, 2] * 4
+    assert SubtractionGame({1, 3, 4}).values(300).tolist() == subtraction_naive({1, 3, 4}, 300)
+
+
+def test_grundys_game_kernels_against_naive():
+    expected = grundys_game_naive(600)
+    assert GrundysGame().values(600, kernel="plain").tolist() == expected
+    assert GrundysGame().values(600, kernel="sparse", mask=0xFFFFFFFE).tolist() == expected
+    assert GrundysGame().values(600).tolist() == expected
+
+
+def test_sparse_equals_plain_at_scale():
+    n = 1 << 14
+    for make in (GrundysGame, lambda: OctalGame("0.6"), lambda: OctalGame("4.07")):
+        plain = make().values(n, kernel="plain")
+        assert np.array_equal(make().values(n), plain)
+
+
+def test_grundys_game_statistics_stable_between_kernels():
+    n = 1 << 16
+    auto, plain = GrundysGame(), GrundysGame()
+    a = auto.rare_common(0xFFFFFFFE, n)
+    plain.values(n, kernel="plain")
+    b = plain.rare_common(0xFFFFFFFE, n)
+    assert a.rare_count == b.rare_count and a.last_rare == b.last_rare
+    assert np.array_equal(a.rare_positions, b.rare_positions)
+    assert (a.max_value, a.max_at) == (b.max_value, b.max_at)
+    assert a.rare_values[:2] == (0, 1) and a.n == n
+    # The automatic mask for Grundy's game is the published one.
+    assert auto._mask == 0xFFFFFFFE
+
+
+@pytest.mark.parametrize("game, expected", [
+    (OctalGame("0.137"), Periodicity(52, 34, 174)),
+    (OctalGame("0.07"), (53, 34)),
+    (OctalGame("0.77"), (71, 12)),
+    (SubtractionGame({2, 3, 7}), (0, 5)),
+    (SubtractionGame({1}), (0, 2)),
+])
+def test_periods(game, expected):
+    per = game.periodicity()
+    assert per is not None and (per.preperiod, per.period) == tuple(expected)[:2]
+    # The proof's claim holds far beyond proved_at.
+    values = game.values(per.proved_at + 5 * per.period + 100).tolist()
+    e, p = per.preperiod, per.period
+    assert all(values[n + p] == values[n] for n in range(e, len(values) - p))
+    assert e == 0 or values[e - 1 + p] != values[e - 1]
+    assert game.value(10 ** 30) == values[e + (10 ** 30 - e) % p]
+
+
+def test_officers_and_grundys_game_claim_no_period():
+    assert OctalGame("0.6").periodicity(1 << 14) is None
+    assert GrundysGame().periodicity(1 << 14) is None
+
+
+def test_no_false_period_from_too_few_values():
+    # 0.137 looks periodic early; with values only to 100 nothing is proved.
+    assert OctalGame("0.137").periodicity(100) is None
+    assert OctalGame("0.137").periodicity(174) == Periodicity(52, 34, 174)
+
+
+def test_progress_callback_and_interrupt_keeps_values():
+    calls = []
+    game = GrundysGame()
+    game.values(20000, progress=lambda done, total: calls.append((done, total)))
+    assert calls and calls[-1] == (20001, 20001)
+    assert all(a <= b for (a, _), (b, _) in zip(calls, calls[1:]))
+
+    game = OctalGame("0.6")
+
+    def stop(done, total):
+        if done > 3000:
+            raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt):
+        game.values(50000, kernel="plain", progress=stop)
+    kept = game._n
+    assert kept > 3000
+    assert game.values(kept - 1).tolist() == OctalGame("0.6").values(kept - 1).tolist()
+
+
+def test_value_dtype():
+    v = GrundysGame().values(100)
+    assert v.dtype == np.uint16 and not v.flags.writeable
+
+
+@pytest.mark.parametrize("code, match", [
+    ("0.8", "digit '8' is not octal"),
+    ("1.2", "d0 must be 0 or 4"),
+    ("", "is not an octal code"),
+    ("abc", "is not an octal code"),
+    ("0.", "is not an octal code"),
+    ("0.000", "allows no move"),
+])
+def test_bad_octal_codes(code, match):
+    with pytest.raises(ValueError, match=match):
+        OctalGame(code)
+
+
+def test_other_bad_input():
+    with pytest.raises(ValueError, match="d0 must be 0 or 4 or 8 or 12"):
+        HexGame("2.3F")
+    with pytest.raises(ValueError, match="digit 'G'|not a hexadecimal code"):
+        HexGame("0.G")
+    with pytest.raises(TypeError, match="must be a string"):
+        OctalGame(137)
+    with pytest.raises(ValueError, match="n must be >= 0, got -1"):
+        OctalGame("0.137").values(-1)
+    with pytest.raises(ValueError, match="members must be positive, got 0"):
+        SubtractionGame({0, 1})
+    with pytest.raises(ValueError, match="members must be positive, got -2"):
+        SubtractionGame([-2])
+    with pytest.raises(ValueError, match="empty"):
+        SubtractionGame(set())
+    with pytest.raises(TypeError, match="member 1.5 is not an integer"):
+        SubtractionGame({1.5})
+    with pytest.raises(ValueError, match="kernel must be"):
+        GrundysGame().values(5, kernel="fast")
+    with pytest.raises(ValueError, match="sparse kernel needs a game that splits"):
+        SubtractionGame({1}).values(5, kernel="sparse")
+    with pytest.raises(ValueError, match="sub:1,3,4"):
+        parse_game("sub:1,x")
+
+
+def run_cli(*args):
+    return subprocess.run([sys.executable, "-m", "grundy", "octal", *args],
+                          capture_output=True, timeout=120)
+
+
+def test_cli():
+    proc = run_cli("0.137", "15")
+    assert proc.returncode == 0
+    assert proc.stdout.decode() == "0 1 1 2 0 3 1 1 0 3 3 2 2 4 0 5\n"
+    proc = run_cli("0.137", "200", "--period")
+    lines = proc.stdout.decode().splitlines()
+    assert lines[1] == "period 34 preperiod 52 proved-at 174"
+    assert run_cli("grundy", "8").stdout.decode() == "0 0 0 1 0 2 1 0 2\n"
+    assert run_cli("sub:2,3,7", "11", "--period").stdout.decode() == \
+        "0 0 1 1 2 0 0 1 1 2 0 0\nperiod 5 preperiod 0 proved-at 11\n"
+    assert run_cli("sub:2,3,7", "10", "--period").stdout.decode().splitlines()[1] == \
+        "no period found up to 10"
+    assert run_cli("hex:0.3F", "4").stdout.decode() == "0 1 2 0 1\n"
+    assert run_cli("0.6", "300", "--period").stdout.decode().splitlines()[1] == \
+        "no period found up to 300"
+
+
+@pytest.mark.parametrize("args, match", [
+    (("0.8", "5"), "digit '8' is not octal"),
+    (("1.2", "5"), "d0 must be 0 or 4"),
+    (("0.137", "-3"), "N must be >= 0"),
+    (("0.137", "x"), "N must be an integer"),
+    (("sub:0,1", "5"), "must be positive"),
+])
+def test_cli_errors(args, match):
+    proc = run_cli(*args)
+    err = proc.stderr.decode()
+    assert proc.returncode == 2 and err.startswith("grundy: error: ") and match in err, err
