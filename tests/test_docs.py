@@ -24,3 +24,18 @@ def test_installed_not_source_tree():
     # The tests must exercise the built package, with its compiled kernels.
     from grundy._core import retrograde
     assert retrograde.__file__.endswith((".so", ".pyd"))
+
+
+def test_readme_python_examples_run(monkeypatch):
+    import os
+    import re
+    root = os.path.join(os.path.dirname(__file__), os.pardir)
+    with open(os.path.join(root, "README.md")) as f:
+        blocks = re.findall(r"```python\n(.*?)```", f.read(), re.S)
+    assert blocks
+    monkeypatch.chdir(root)
+    namespace = {}
+    for block in blocks:
+        exec(block, namespace)
+    assert namespace["sol"].result == "The thief escapes"
+    assert namespace["game"].table(range(12)).tolist() == [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]

@@ -138,6 +138,10 @@ def naive_values(moves, positions):
 def test_move_function_games_against_naive(moves):
     game = ImpartialGame(moves)
     assert game.table(range(60)).tolist() == naive_values(moves, range(60))
+    # One position at a time, each call valuing only what is new.
+    fresh = ImpartialGame(moves)
+    assert [fresh.grundy(n) for n in range(60)] == naive_values(moves, range(60))
+    assert [fresh.grundy(n) for n in range(59, -1, -1)] == naive_values(moves, range(59, -1, -1))
 
 
 def test_crosses_crosses_seed_values_and_period():

@@ -118,7 +118,6 @@ class ImpartialGame:
         self._positions = []        # id -> position
         self._options = []          # id -> tuple of options (each a tuple of ids)
         self._value = np.zeros(0, dtype=np.int64)
-        self._n_valued = 0          # ids below this have values
         self._loopy_moves = {}      # position -> options, for loopy exploration
         self._loopy_values = {}     # position -> LoopyValue
 
@@ -200,25 +199,26 @@ class ImpartialGame:
         del self._options[first_new:]
 
     def _value_new(self, first_new, order):
+        """Value the positions explored since first_new (in ``order``), in
+        time proportional to them, not to everything explored before."""
         n = len(self._positions)
         if n == first_new:
             return
         new = range(first_new, n)
-        n_opts = [len(self._options[i]) for i in new]
-        option_ptr = np.zeros(n + 1, dtype=np.int64)
-        option_ptr[first_new + 1:] = np.cumsum(n_opts)
+        option_ptr = np.zeros(len(new) + 1, dtype=np.int64)
+        option_ptr[1:] = np.cumsum([len(self._options[i]) for i in new])
         comp_lists = [[self._id[c] for c in _components(o)]
                       for i in new for o in self._options[i]]
         component_ptr = np.zeros(len(comp_lists) + 1, dtype=np.int64)
         component_ptr[1:] = np.cumsum([len(c) for c in comp_lists])
         components = np.fromiter((c for cl in comp_lists for c in cl), dtype=np.int64,
                                  count=int(component_ptr[-1]))
-        value = np.zeros(n, dtype=np.int64)
-        value[:first_new] = self._value[:first_new]
-        _grundy.sums_grundy(np.asarray(order, dtype=np.int64), option_ptr,
-                            component_ptr, components, value)
-        self._value = value
-        self._n_valued = n
+        if len(self._value) < n:
+            bigger = np.zeros(max(n, 2 * len(self._value)), dtype=np.int64)
+            bigger[:first_new] = self._value[:first_new]
+            self._value = bigger
+        _grundy.sums_grundy(np.asarray(order, dtype=np.int64), first_new, option_ptr,
+                            component_ptr, components, self._value)
 
     # -- values ---------------------------------------------------------------
 

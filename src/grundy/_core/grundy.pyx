@@ -84,25 +84,28 @@ def dag_grundy(const int64_t[::1] indptr, const int64_t[::1] indices,
     return stack_arr[start:top].copy()
 
 
-def sums_grundy(const int64_t[::1] order, const int64_t[::1] option_ptr,
-                const int64_t[::1] component_ptr, const int64_t[::1] components,
-                int64_t[::1] value):
+def sums_grundy(const int64_t[::1] order, int64_t first,
+                const int64_t[::1] option_ptr, const int64_t[::1] component_ptr,
+                const int64_t[::1] components, int64_t[::1] value):
     """Grundy values of positions whose options are sums of positions.
 
-    Position p has the options ``option_ptr[p] .. option_ptr[p+1]-1``; option
-    o is the sum of positions ``components[component_ptr[o]:component_ptr[o+1]]``
-    (an empty sum is worth 0).  ``order`` lists positions so that every
-    component of every option of a position comes before it (or already has
-    its value); their values are written to ``value``.
+    Positions ``first .. first + len(option_ptr) - 2`` are new: position p
+    has the options ``option_ptr[p - first] .. option_ptr[p - first + 1] - 1``;
+    option o is the sum of positions
+    ``components[component_ptr[o]:component_ptr[o + 1]]`` (an empty sum is
+    worth 0).  ``order`` lists the new positions so that every component of
+    every option of a position comes before it or is older than ``first``
+    (its value already in ``value``).  Their values are written to ``value``.
     """
-    cdef int64_t n = value.shape[0]
+    cdef int64_t n_new = option_ptr.shape[0] - 1
     cdef int64_t n_options = component_ptr.shape[0] - 1
-    cdef int64_t i, p, o, c, x, g, max_options = 0, bad = -1
-    if option_ptr.shape[0] != n + 1:
-        raise ValueError(f"option_ptr has length {option_ptr.shape[0]}, expected {n + 1}")
-    if n_options < 0 or option_ptr[0] != 0 or option_ptr[n] != n_options:
+    cdef int64_t n = first + n_new
+    cdef int64_t i, p, o, c, x, g, max_options = 0
+    if n_new < 0 or n_options < 0 or first < 0 or value.shape[0] < n:
+        raise ValueError("option_ptr, component_ptr and value do not match")
+    if option_ptr[0] != 0 or option_ptr[n_new] != n_options:
         raise ValueError("option_ptr and component_ptr do not match")
-    for p in range(n):
+    for p in range(n_new):
         if option_ptr[p] > option_ptr[p + 1]:
             raise ValueError("option_ptr must be non-decreasing")
         max_options = max(max_options, option_ptr[p + 1] - option_ptr[p])
@@ -115,14 +118,14 @@ def sums_grundy(const int64_t[::1] order, const int64_t[::1] option_ptr,
         if components[i] < 0 or components[i] >= n:
             raise ValueError(f"components[{i}] = {components[i]} is not a position 0..{n - 1}")
     for i in range(order.shape[0]):
-        if order[i] < 0 or order[i] >= n:
-            raise ValueError(f"order[{i}] = {order[i]} is not a position 0..{n - 1}")
+        if order[i] < first or order[i] >= n:
+            raise ValueError(f"order[{i}] = {order[i]} is not a new position {first}..{n - 1}")
     stamp_arr = np.full(max_options + 1, -1, dtype=np.int64)
     cdef int64_t[::1] stamp = stamp_arr
     with nogil:
         for i in range(order.shape[0]):
             p = order[i]
-            for o in range(option_ptr[p], option_ptr[p + 1]):
+            for o in range(option_ptr[p - first], option_ptr[p - first + 1]):
                 x = 0
                 for c in range(component_ptr[o], component_ptr[o + 1]):
                     x = x ^ value[components[c]]
