@@ -70,6 +70,21 @@ cdef int bitsets_fit(uint64_t** a, uint64_t** b, int64_t cap) noexcept nogil:
     return 0
 
 
+cdef int rare_push(int64_t** rare, int64_t* n_rare, int64_t* cap,
+                   int64_t n) noexcept nogil:
+    """Append n to the growable list of rare positions."""
+    cdef int64_t* bigger
+    if n_rare[0] == cap[0]:
+        bigger = <int64_t*> realloc(rare[0], 2 * cap[0] * sizeof(int64_t))
+        if bigger == NULL:
+            return -1
+        rare[0] = bigger
+        cap[0] *= 2
+    rare[0][n_rare[0]] = n
+    n_rare[0] += 1
+    return 0
+
+
 cdef inline void mark(Scratch* s, uint32_t v, int64_t n) noexcept nogil:
     s.stamp[v] = n
 
@@ -173,7 +188,6 @@ def sparse_extend(uint32_t[::1] G, int64_t start, int64_t stop,
     cdef uint32_t g, v, c, vmax
     cdef int status = 0
     cdef int64_t* rare = <int64_t*> malloc(rare_cap * sizeof(int64_t))
-    cdef int64_t* bigger
     cdef const int64_t[::1] no_take3 = np.zeros(0, dtype=np.int64)
     cdef int64_t w, words, top, block_end
     # Bitsets over the values (the scratch's capacity, grown with it).
@@ -191,15 +205,9 @@ def sparse_extend(uint32_t[::1] G, int64_t start, int64_t stop,
         # The rare positions so far, ascending.
         for n in range(start):
             if status == 0 and is_rare(G[n], mask):
-                if n_rare == rare_cap:
-                    bigger = <int64_t*> realloc(rare, 2 * rare_cap * sizeof(int64_t))
-                    if bigger == NULL:
-                        status = -1
-                        break
-                    rare = bigger
-                    rare_cap *= 2
-                rare[n_rare] = n
-                n_rare += 1
+                if rare_push(&rare, &n_rare, &rare_cap, n) != 0:
+                    status = -1
+                    break
         n = start
         while status == 0 and n < stop:
             # Plain scan when enumerating the rare splits costs more.
@@ -282,15 +290,9 @@ def sparse_extend(uint32_t[::1] G, int64_t start, int64_t stop,
                     g = c
             G[n] = g
             if is_rare(g, mask):
-                if n_rare == rare_cap:
-                    bigger = <int64_t*> realloc(rare, 2 * rare_cap * sizeof(int64_t))
-                    if bigger == NULL:
-                        status = -1
-                        break
-                    rare = bigger
-                    rare_cap *= 2
-                rare[n_rare] = n
-                n_rare += 1
+                if rare_push(&rare, &n_rare, &rare_cap, n) != 0:
+                    status = -1
+                    break
             if g > vmax:
                 vmax = g
                 status = scratch_fit(&s, vmax)

@@ -259,30 +259,30 @@ def solve_graph(const int64_t[::1] indptr, const int64_t[::1] indices,
         return
     # The usual graph has out-degrees below 254: one byte of state per
     # vertex then keeps the hot array in cache.
-    degree = np.diff(np.asarray(indptr))
-    if degree.max() <= COMPACT_MAX_MOVES:
-        status = _solve_compact(src, indptr, indices, outcome, remoteness, move,
-                                misere)
+    cdef uint8_t[::1] compact
+    cdef int64_t[::1] wide
+    if np.diff(np.asarray(indptr)).max() <= COMPACT_MAX_MOVES:
+        compact = np.empty(n, dtype=np.uint8)
+        with nogil:
+            status = _solve_states(src, indptr, indices, outcome, remoteness, move,
+                                   misere, compact)
     else:
-        status = _solve_wide(src, indptr, indices, outcome, remoteness, move,
-                             misere)
+        wide = np.empty(n, dtype=np.int64)
+        with nogil:
+            status = _solve_states(src, indptr, indices, outcome, remoteness, move,
+                                   misere, wide)
     if status == RETRO_NO_MEMORY:
         raise MemoryError("retrograde analysis: out of memory for the queue")
 
 
-ctypedef fused state_t:
-    uint8_t
-    int64_t
-
-
 cdef inline void _finish(const int64_t[::1] indptr, const int64_t[::1] indices,
-                         state_t* state, int8_t[::1] outcome,
+                         count_t* state, int8_t[::1] outcome,
                          int64_t[::1] remoteness, int64_t[::1] move) noexcept nogil:
     """Decode the states into outcomes; give draws remoteness -1 and a move
     to a drawn successor (one exists: an undecided vertex has an undecided
     successor)."""
     cdef int64_t v, e, n = outcome.shape[0]
-    cdef state_t win_mark = <state_t> -1, loss_mark = <state_t> -2, st
+    cdef count_t win_mark = <count_t> -1, loss_mark = <count_t> -2, st
     for v in range(n):
         st = state[v]
         outcome[v] = WIN if st == win_mark else (LOSS if st == loss_mark else 0)
@@ -295,45 +295,27 @@ cdef inline void _finish(const int64_t[::1] indptr, const int64_t[::1] indices,
                     break
 
 
-cdef int _solve_compact(CSRSource src, const int64_t[::1] indptr,
-                        const int64_t[::1] indices, int8_t[::1] outcome,
-                        int64_t[::1] remoteness, int64_t[::1] move, bint misere):
+cdef int _solve_states(CSRSource src, const int64_t[::1] indptr,
+                       const int64_t[::1] indices, int8_t[::1] outcome,
+                       int64_t[::1] remoteness, int64_t[::1] move, bint misere,
+                       count_t[::1] state) noexcept nogil:
+    """Fill the states from the labels and out-degrees, run the engine, decode."""
     cdef int64_t v, n = outcome.shape[0]
     cdef int status
-    state_arr = np.empty(n, dtype=np.uint8)
-    cdef uint8_t[::1] state = state_arr
-    with nogil:
-        for v in range(n):
-            if outcome[v] == WIN:
-                state[v] = COMPACT_WIN
-            elif outcome[v] == LOSS:
-                state[v] = COMPACT_LOSS
-            else:
-                state[v] = <uint8_t> (indptr[v + 1] - indptr[v])
+    cdef count_t win_mark = <count_t> -1, loss_mark = <count_t> -2
+    for v in range(n):
+        if outcome[v] == WIN:
+            state[v] = win_mark
+        elif outcome[v] == LOSS:
+            state[v] = loss_mark
+        else:
+            state[v] = <count_t> (indptr[v + 1] - indptr[v])
+    if count_t is uint8_t:
         status = retrograde_compact64(src, &state[0], &remoteness[0], &move[0],
-                                      COMPACT_WIN if misere else COMPACT_LOSS)
-        if status == RETRO_OK:
-            _finish(indptr, indices, &state[0], outcome, remoteness, move)
-    return status
-
-
-cdef int _solve_wide(CSRSource src, const int64_t[::1] indptr,
-                     const int64_t[::1] indices, int8_t[::1] outcome,
-                     int64_t[::1] remoteness, int64_t[::1] move, bint misere):
-    cdef int64_t v, n = outcome.shape[0]
-    cdef int status
-    state_arr = np.empty(n, dtype=np.int64)
-    cdef int64_t[::1] state = state_arr
-    with nogil:
-        for v in range(n):
-            if outcome[v] == WIN:
-                state[v] = WIDE_WIN
-            elif outcome[v] == LOSS:
-                state[v] = WIDE_LOSS
-            else:
-                state[v] = indptr[v + 1] - indptr[v]
+                                      win_mark if misere else loss_mark)
+    else:
         status = retrograde_wide(src, &state[0], &remoteness[0], &move[0],
-                                 WIDE_WIN if misere else WIDE_LOSS)
-        if status == RETRO_OK:
-            _finish(indptr, indices, &state[0], outcome, remoteness, move)
+                                 win_mark if misere else loss_mark)
+    if status == RETRO_OK:
+        _finish(indptr, indices, &state[0], outcome, remoteness, move)
     return status
