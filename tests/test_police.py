@@ -276,3 +276,30 @@ def test_cli_errors(stdin, match):
     assert proc.returncode == 2 and "max_memory" in proc.stderr.decode()
     proc = run_cli("--max-memory", "lots", stdin=b"1 3\nPTE\n")
     assert proc.returncode == 2 and "invalid memory size 'lots'" in proc.stderr.decode()
+
+
+def test_remoteness_overflow_reruns_with_int32(monkeypatch):
+    """When a remoteness does not fit uint16 the kernel says so and the board
+    is solved again with int32 remoteness (simulated: the first call fails)."""
+    from grundy._core import police as kernel
+    real = kernel.solve_police
+    dtypes = []
+
+    def first_overflows(*args):
+        dtypes.append(args[-1].dtype)
+        if len(dtypes) == 1:
+            real(*args)
+            return False
+        return real(*args)
+
+    board = PoliceThief.parse(open(os.path.join(EXAMPLES, "police.txt")).read())
+    expected = board.solve()
+    monkeypatch.setattr(kernel, "solve_police", first_overflows)
+    sol = board.solve()
+    assert dtypes == [np.uint16, np.int32]
+    assert np.array_equal(sol.outcomes, expected.outcomes)
+    assert np.array_equal(sol.remoteness_array, expected.remoteness_array)
+    dtypes.clear()
+    big = PoliceThief.from_rows(["P" + "." * 28 + "T"] + ["." * 30] * 28 + ["." * 29 + "E"])
+    with pytest.raises(BoardError, match="remoteness above 65535.*32-bit"):
+        big.solve(max_memory=big.memory_estimate() + 1)
