@@ -36,6 +36,14 @@ DEFAULT_PERIOD_SEARCH = 1 << 16
 _AUTO_MASK_SAMPLE = 1 << 13
 
 
+def _rare(values, mask):
+    """Boolean array: popcount(v & mask) is even (xor-folded parity, any numpy)."""
+    x = np.asarray(values, dtype=np.uint32) & np.uint32(mask)
+    for shift in (16, 8, 4, 2, 1):
+        x = x ^ (x >> np.uint32(shift))
+    return (x & np.uint32(1)) == 0
+
+
 class TakeAndBreakGame:
     """A heap game given by take-and-break rules (the common base class).
 
@@ -146,9 +154,7 @@ class TakeAndBreakGame:
             values = np.arange(1 << bits)
             best, best_rare = 0, len(G)
             for m in range(1, 1 << bits):
-                parity = np.bitwise_count(values & m) & 1 if hasattr(np, "bitwise_count") \
-                    else np.array([bin(v & m).count("1") & 1 for v in values])
-                rare = int(counts[parity == 0].sum())
+                rare = int(counts[_rare(values, m)].sum())
                 if rare < best_rare:
                     best, best_rare = m, rare
             high = (0xFFFFFFFF << bits) & 0xFFFFFFFF
@@ -223,10 +229,7 @@ class TakeAndBreakGame:
             raise ValueError(f"mask must fit in 32 bits, got {mask:#x}")
         G = self.values(self._n - 1 if n is None and self._n else (n or 0)) \
             .astype(np.uint32)
-        if hasattr(np, "bitwise_count"):
-            rare = (np.bitwise_count(G & np.uint32(mask)) & 1) == 0
-        else:  # pragma: no cover - numpy < 2.0
-            rare = np.array([bin(int(v) & mask).count("1") % 2 == 0 for v in G])
+        rare = _rare(G, mask)
         positions = np.flatnonzero(rare)
         return RareCommon(mask=mask, n=len(G) - 1, rare_count=len(positions),
                           rare_positions=readonly(positions),
