@@ -93,10 +93,26 @@ ctypedef fused rem_t:
     int64_t
 
 
+cdef inline int _decide(count_t* state, rem_t* remoteness, int64_t* move,
+                        Queue* q, int64_t u, int64_t s, count_t mark, int64_t r,
+                        int64_t max_remoteness) noexcept nogil:
+    """State u is decided (mark) with remoteness r, by its move to s."""
+    if r > max_remoteness:
+        return RETRO_OVERFLOW
+    state[u] = mark
+    remoteness[u] = <rem_t> r
+    if move != NULL:
+        move[u] = s
+    if queue_push(q, u) != 0:
+        return RETRO_NO_MEMORY
+    return RETRO_OK
+
+
 cdef int _retrograde(MoveSource src, count_t* state, rem_t* remoteness,
                      int64_t* move, count_t terminal,
                      int64_t max_remoteness) noexcept nogil:
     cdef count_t win_mark = <count_t> -1, loss_mark = <count_t> -2, c
+    cdef bint s_lost
     cdef int64_t n = src.n_states
     cdef int64_t s, u, i, k, r = 0, level_left
     cdef const int64_t* preds = NULL
@@ -131,41 +147,23 @@ cdef int _retrograde(MoveSource src, count_t* state, rem_t* remoteness,
         level_left -= 1
         s = queue_pop(&q)
         k = src.predecessors(s, buf, &preds)
-        if state[s] == loss_mark:
-            for i in range(k):
-                u = preds[i]
-                c = state[u]
-                if c == win_mark or c == loss_mark:
-                    continue
-                if r + 1 > max_remoteness:
-                    status = RETRO_OVERFLOW
-                    break
-                state[u] = win_mark
-                remoteness[u] = <rem_t> (r + 1)
-                if move != NULL:
-                    move[u] = s
-                if queue_push(&q, u) != 0:
-                    status = RETRO_NO_MEMORY
-                    break
-        else:
-            for i in range(k):
-                u = preds[i]
-                c = state[u]
-                if c == win_mark or c == loss_mark:
-                    continue
-                if c == 1:
-                    if r + 1 > max_remoteness:
-                        status = RETRO_OVERFLOW
-                        break
-                    state[u] = loss_mark
-                    remoteness[u] = <rem_t> (r + 1)
-                    if move != NULL:
-                        move[u] = s
-                    if queue_push(&q, u) != 0:
-                        status = RETRO_NO_MEMORY
-                        break
-                else:
-                    state[u] = c - 1
+        s_lost = state[s] == loss_mark
+        for i in range(k):
+            u = preds[i]
+            c = state[u]
+            if c == win_mark or c == loss_mark:
+                continue
+            if s_lost:                  # a move to a LOSS: u wins
+                status = _decide(state, remoteness, move, &q, u, s, win_mark,
+                                 r + 1, max_remoteness)
+            elif c == 1:                # u's last undecided move leads to a WIN
+                status = _decide(state, remoteness, move, &q, u, s, loss_mark,
+                                 r + 1, max_remoteness)
+            else:
+                state[u] = c - 1
+                continue
+            if status != 0:
+                break
     free(q.data)
     free(buf)
     return status
