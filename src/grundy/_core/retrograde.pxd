@@ -13,8 +13,12 @@ cdef class MoveSource:
     """
     cdef readonly int64_t n_states
     cdef readonly int64_t max_predecessors
+    cdef readonly bint prefetches       # prefetch() does something
     cdef int64_t predecessors(self, int64_t s, int64_t* buf,
                               const int64_t** out) noexcept nogil
+    # A hint that predecessors(s) will be asked for soon: stage 1 some pops
+    # ahead, stage 2 fewer pops ahead.  Called only if ``prefetches``.
+    cdef void prefetch(self, int64_t s, int stage) noexcept nogil
 
 
 # Return codes of the engine.

@@ -25,11 +25,18 @@ from grundy._core._typedefs cimport (int8_t, int32_t, int64_t, uint8_t,
 from grundy._core.csr cimport reverse_csr, check_csr
 
 
+cdef extern from *:
+    void __builtin_prefetch(const void*) nogil
+
+
 cdef class MoveSource:
     cdef int64_t predecessors(self, int64_t s, int64_t* buf,
                               const int64_t** out) noexcept nogil:
         out[0] = buf
         return 0
+
+    cdef void prefetch(self, int64_t s, int stage) noexcept nogil:
+        pass
 
 
 # ---------------------------------------------------------------------------
@@ -112,7 +119,7 @@ cdef int _retrograde(MoveSource src, count_t* state, rem_t* remoteness,
                      int64_t* move, count_t terminal,
                      int64_t max_remoteness) noexcept nogil:
     cdef count_t win_mark = <count_t> -1, loss_mark = <count_t> -2, c
-    cdef bint s_lost
+    cdef bint s_lost, prefetches = src.prefetches
     cdef int64_t n = src.n_states
     cdef int64_t s, u, i, k, r = 0, level_left
     cdef const int64_t* preds = NULL
@@ -145,6 +152,11 @@ cdef int _retrograde(MoveSource src, count_t* state, rem_t* remoteness,
             r += 1
             level_left = q.size
         level_left -= 1
+        if prefetches and q.size > 16:
+            # Hide the memory latency of the states popped soon (their
+            # predecessor lists are scattered): two stages ahead.
+            src.prefetch(q.data[(q.head + 16) & q.mask], 1)
+            src.prefetch(q.data[(q.head + 8) & q.mask], 2)
         s = queue_pop(&q)
         k = src.predecessors(s, buf, &preds)
         s_lost = state[s] == loss_mark
@@ -217,11 +229,18 @@ cdef class CSRSource(MoveSource):
         self.rev_indices = &ri[0]
         self.n_states = n
         self.max_predecessors = 0     # never fills the buffer
+        self.prefetches = True
 
     cdef int64_t predecessors(self, int64_t s, int64_t* buf,
                               const int64_t** out) noexcept nogil:
         out[0] = self.rev_indices + self.rev_indptr[s]
         return self.rev_indptr[s + 1] - self.rev_indptr[s]
+
+    cdef void prefetch(self, int64_t s, int stage) noexcept nogil:
+        if stage == 1:
+            __builtin_prefetch(self.rev_indptr + s)
+        else:
+            __builtin_prefetch(self.rev_indices + self.rev_indptr[s])
 
     @property
     def reverse(self):
@@ -259,7 +278,12 @@ def solve_graph(const int64_t[::1] indptr, const int64_t[::1] indices,
     # vertex then keeps the hot array in cache.
     cdef uint8_t[::1] compact
     cdef int64_t[::1] wide
-    if np.diff(np.asarray(indptr)).max() <= COMPACT_MAX_MOVES:
+    cdef int64_t max_degree = 0
+    with nogil:
+        for v in range(n):
+            if indptr[v + 1] - indptr[v] > max_degree:
+                max_degree = indptr[v + 1] - indptr[v]
+    if max_degree <= COMPACT_MAX_MOVES:
         compact = np.empty(n, dtype=np.uint8)
         with nogil:
             status = _solve_states(src, indptr, indices, outcome, remoteness, move,
