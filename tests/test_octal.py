@@ -9,6 +9,7 @@ import pytest
 
 from grundy import (GrundysGame, HexGame, OctalGame, Periodicity, SubtractionGame,
                     crosses_crosses)
+from grundy._core import octal as octal_kernel
 from grundy.octal import parse_game
 from reference import grundys_game_naive, octal_values_naive, subtraction_naive
 
@@ -37,6 +38,12 @@ def test_random_octal_codes_both_kernels(seed):
             for mask in (0xFFFFFFFE, 0xFFFFFFFF, 0x2):
                 assert OctalGame(code).values(120, kernel="sparse", mask=mask).tolist() \
                     == expected, (code, mask)
+                # The kernel itself, from n = 0, in two calls.
+                G = np.zeros(121, dtype=np.uint32)
+                take0, take1, take2, _ = game._rules
+                octal_kernel.sparse_extend(G, 0, 50, take0, take1, take2, False, mask)
+                octal_kernel.sparse_extend(G, 50, 121, take0, take1, take2, False, mask)
+                assert G.tolist() == expected, (code, mask)
 
 
 @pytest.mark.parametrize("seed", range(4))

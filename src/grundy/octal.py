@@ -92,7 +92,8 @@ class TakeAndBreakGame:
 
         ``kernel``: "auto" (the sparse-space kernel for splitting games, with
         an automatically chosen mask unless ``mask`` is given), "sparse" or
-        "plain"; all give identical values.  ``progress(done, total)`` is
+        "plain"; all give identical values.  Without a ``mask`` the first
+        2^13 values come from the plain scan, and the mask is chosen from them.  ``progress(done, total)`` is
         called between chunks of a long run.  Ctrl-C stops the run with
         KeyboardInterrupt and keeps every value computed before it.
 
@@ -125,14 +126,18 @@ class TakeAndBreakGame:
         chunk, total = 256, stop
         while self._n < stop:
             hi = min(stop, self._n + chunk)
+            use = mask
+            if sparse and use is None:
+                if self._n < _AUTO_MASK_SAMPLE:
+                    # The automatic mask is chosen from these plain-scan values.
+                    hi = min(hi, _AUTO_MASK_SAMPLE)
+                else:
+                    use = self._auto_mask()
             t0 = time.perf_counter()
-            if sparse and self._n >= min(_AUTO_MASK_SAMPLE, stop) and \
-                    (mask is not None or self._auto_mask() is not None):
+            if sparse and use is not None:
                 _octal.sparse_extend(self._G, self._n, hi, take0, take1, take2,
-                                     self._unequal, mask if mask is not None else self._mask)
+                                     self._unequal, use)
             else:
-                if sparse:        # values for the mask choice come from the plain scan
-                    hi = min(hi, max(self._n + 1, _AUTO_MASK_SAMPLE))
                 _octal.plain_extend(self._G, self._n, hi, take0, take1, take2, take3,
                                     self._unequal)
             self._n = hi
