@@ -194,6 +194,9 @@ def test_exploration_visits_each_position_once_and_caches():
     assert len(calls) == 51 and game.n_explored == 51
     game.grundy(60)
     assert len(calls) == 61
+    # The loopy exploration reuses the same move-function results.
+    assert game.loopy_grundy(60).finite == game.grundy(60)
+    assert len(calls) == 61
 
 
 def test_deep_game_has_no_recursion_limit():

@@ -118,7 +118,7 @@ class ImpartialGame:
         self._positions = []        # id -> position
         self._options = []          # id -> tuple of options (each a tuple of ids)
         self._value = np.zeros(0, dtype=np.int64)
-        self._loopy_moves = {}      # position -> options, for loopy exploration
+        self._moves_of = {}         # position -> list of options (each call made once)
         self._loopy_values = {}     # position -> LoopyValue
 
     def __repr__(self):
@@ -132,12 +132,20 @@ class ImpartialGame:
 
     # -- exploration --------------------------------------------------------
 
+    def _call_moves(self, position):
+        """``moves(position)`` as a list, called once per position and cached
+        (shared by the acyclic and the loopy exploration)."""
+        options = self._moves_of.get(position)
+        if options is None:
+            options = self._moves(position)
+            if not hasattr(options, "__iter__"):
+                raise TypeError(f"moves({position!r}) must return an iterable of options, "
+                                f"got {options!r}")
+            options = self._moves_of[position] = list(options)
+        return options
+
     def _register(self, position):
-        options = self._moves(position)
-        if not hasattr(options, "__iter__"):
-            raise TypeError(f"moves({position!r}) must return an iterable of options, "
-                            f"got {options!r}")
-        options = list(options)
+        options = self._call_moves(position)
         i = len(self._positions)
         self._id[position] = i
         self._positions.append(position)
@@ -272,15 +280,7 @@ class ImpartialGame:
                 for o in self._loopy_options(p):
                     out.append(_node(Sum(*parts[:i], o, *parts[i + 1:])))
             return out
-        opts = self._loopy_moves.get(node)
-        if opts is None:
-            opts = self._moves(node)
-            if not hasattr(opts, "__iter__"):
-                raise TypeError(f"moves({node!r}) must return an iterable of options, "
-                                f"got {opts!r}")
-            opts = [_node(o) for o in opts]
-            self._loopy_moves[node] = opts
-        return opts
+        return [_node(o) for o in self._call_moves(node)]
 
     def loopy_grundy(self, position):
         """Generalized Sprague-Grundy value of a position of a game that may
