@@ -175,6 +175,10 @@ def _memory(text):
 
 # -- wiring ------------------------------------------------------------------
 
+def _add_file(parser):
+    parser.add_argument("file", nargs="?", help="input file (default: standard input)")
+
+
 def build_parser():
     parser = argparse.ArgumentParser(
         prog="grundy",
@@ -186,7 +190,7 @@ def build_parser():
         "graph", help="win/loss/draw and remoteness of every vertex of a game graph",
         description="Read 'n m' then m lines 'u v' (a move u -> v) and print n lines "
                     "'WIN r', 'LOSS r' or 'DRAW -1' (r = remoteness).")
-    p.add_argument("file", nargs="?", help="input file (default: standard input)")
+    _add_file(p)
     p.add_argument("--misere", action="store_true",
                    help="a position with no move is a WIN (default: LOSS)")
     p.add_argument("--one-based", action="store_true", help="vertices are numbered 1..n")
@@ -198,7 +202,7 @@ def build_parser():
                     "blank line is the empty position) and print 'LOSS', or 'WIN i k' for "
                     "a winning move that leaves pile i (0-based) with k stones ('WIN' alone for the "
                     "empty position in misère play, won already).")
-    p.add_argument("file", nargs="?", help="input file (default: standard input)")
+    _add_file(p)
     p.add_argument("--misere", action="store_true",
                    help="misère play: whoever takes the last stone loses")
     p.set_defaults(run=_cmd_nim)
@@ -209,7 +213,7 @@ def build_parser():
                     "'T' thief, 'E' exit) and print 'Police catches the thief', 'The thief "
                     "escapes' or 'Draw'.  The police moves first, in 8 directions; the thief "
                     "in 4; either may pass.")
-    p.add_argument("file", nargs="?", help="input file (default: standard input)")
+    _add_file(p)
     p.add_argument("--explain", action="store_true",
                    help="also print the remoteness and the line of play, board by board")
     p.add_argument("--max-memory", type=_memory, default=DEFAULT_MAX_MEMORY, metavar="SIZE",

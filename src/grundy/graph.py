@@ -88,9 +88,7 @@ class GameGraph:
                 n = 0
         else:
             n = check_count(n, "n")
-        indptr, indices = _csr.edges_to_csr(np.ascontiguousarray(arr[:, 0]),
-                                            np.ascontiguousarray(arr[:, 1]), n)
-        return cls(indptr, indices)
+        return cls(*_csr_of_edges(arr, n))
 
     @classmethod
     def from_adjacency(cls, adj):
@@ -173,9 +171,7 @@ class GameGraph:
         index = {name: i for i, name in enumerate(nodes)}
         g = digraph if digraph.is_directed() else digraph.to_directed()
         edges = np.array([(index[u], index[v]) for u, v in g.edges()], dtype=np.int64).reshape(-1, 2)
-        indptr, indices = _csr.edges_to_csr(np.ascontiguousarray(edges[:, 0]),
-                                            np.ascontiguousarray(edges[:, 1]), len(nodes))
-        return cls(indptr, indices, nodes)
+        return cls(*_csr_of_edges(edges, len(nodes)), nodes)
 
     # -- properties -------------------------------------------------------
 
@@ -311,6 +307,12 @@ class GameGraph:
             v = int(bad[0])
             raise ValueError(f"labels[{v}] = {int(arr[v])}: expected WIN (1), LOSS (-1) or 0 (not fixed)")
         return arr.astype(np.int8)
+
+
+def _csr_of_edges(edges, n):
+    """(indptr, indices) of an (m, 2) int64 edge array on n vertices."""
+    return _csr.edges_to_csr(np.ascontiguousarray(edges[:, 0]),
+                             np.ascontiguousarray(edges[:, 1]), n)
 
 
 def _not_iterable(v, succ):
