@@ -180,8 +180,9 @@ class TakeAndBreakGame:
             self.periodicity()
         if self._period is not None and n >= self._period.preperiod:
             e, p = self._period.preperiod, self._period.period
-            return int(self.values(e + (n - e) % p)[e + (n - e) % p])
-        return int(self.values(n)[n])
+            n = e + (n - e) % p
+        self._extend(n + 1, "auto", None, None)
+        return int(self._G[n])
 
     # -- periodicity ------------------------------------------------------------
 
