@@ -1,20 +1,31 @@
 """Build the typed Cython kernels of grundy.
 
+The extension modules are listed by name below (the build never picks up
+whatever ``.pyx`` files happen to lie in the tree), and they are cythonized
+only when extensions are built, so ``python -m build --sdist`` ships the
+``.pyx``/``.pxd`` sources and no generated C.
+
 Compiler directives are set once, here.  ``GRUNDY_DEBUG=1`` turns bounds
 checking, wraparound and initialisation checks back on (and compiles with
 ``-O0 -g``) for a debug test run::
 
-    GRUNDY_DEBUG=1 python -m pip install -e '.[test]' && python -m pytest
+    GRUNDY_DEBUG=1 python -m pip install '.[test]' && python -m pytest
+
+``GRUNDY_BUILD_JOBS`` sets how many modules are cythonized and compiled at
+once (default: the number of CPUs).
 """
 import os
-from pathlib import Path
 
-from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext as _build_ext
+
+# The compiled kernels, one extension module each (src/grundy/_core/NAME.pyx).
+KERNELS = ["csr", "grundy", "loopy", "octal", "police", "retrograde", "textio"]
 
 DEBUG = os.environ.get("GRUNDY_DEBUG", "") not in ("", "0")
+JOBS = int(os.environ.get("GRUNDY_BUILD_JOBS", "0")) or os.cpu_count() or 1
 
-directives = {
+DIRECTIVES = {
     "language_level": 3,
     "boundscheck": DEBUG,
     "wraparound": DEBUG,
@@ -23,22 +34,45 @@ directives = {
     "embedsignature": True,
 }
 
-compile_args = ["-O0", "-g"] if DEBUG else ["-O3"]
 
-extensions = [
-    Extension(
-        f"grundy._core.{path.stem}",
-        [str(path)],
-        extra_compile_args=compile_args,
-    )
-    for path in sorted(Path("src/grundy/_core").glob("*.pyx"))
-]
+def _compile_args():
+    if os.name == "nt":
+        return ["/Od", "/Zi"] if DEBUG else ["/O2"]
+    return ["-O0", "-g"] if DEBUG else ["-O3", "-g0"]     # no debug info in wheels
+
+
+class build_ext(_build_ext):
+    """Cythonize the kernels (in parallel) just before they are compiled.
+
+    Not earlier: ``sdist`` asks this command for the sources, which are the
+    ``.pyx`` files, and must not generate C on the way."""
+
+    def finalize_options(self):
+        super().finalize_options()
+        if self.parallel is None:
+            self.parallel = JOBS
+
+    def run(self):
+        from Cython.Build import cythonize
+
+        generated = cythonize(
+            self.extensions,
+            compiler_directives=DIRECTIVES,
+            include_path=["src"],
+            nthreads=JOBS,
+        )
+        # Keep setuptools' own Extension objects; only their sources change.
+        sources = {ext.name: ext.sources for ext in generated}
+        for ext in self.extensions:
+            ext.sources = sources[ext.name]
+        super().run()
+
 
 setup(
-    ext_modules=cythonize(
-        extensions,
-        compiler_directives=directives,
-        include_path=["src"],
-        nthreads=int(os.environ.get("GRUNDY_BUILD_JOBS", "2")),
-    ),
+    ext_modules=[
+        Extension(f"grundy._core.{name}", [f"src/grundy/_core/{name}.pyx"],
+                  extra_compile_args=_compile_args())
+        for name in KERNELS
+    ],
+    cmdclass={"build_ext": build_ext},
 )

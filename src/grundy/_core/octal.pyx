@@ -26,10 +26,7 @@ import numpy as np
 
 from libc.stdlib cimport malloc, realloc, free
 
-from grundy._core._typedefs cimport int64_t, uint32_t, uint64_t
-
-cdef extern from *:
-    int __builtin_popcount(unsigned int) nogil
+from grundy._core._typedefs cimport int64_t, uint32_t, uint64_t, grundy_popcount32
 
 
 cdef struct Scratch:
@@ -170,7 +167,7 @@ def plain_extend(uint32_t[::1] G, int64_t start, int64_t stop,
 
 
 cdef inline bint is_rare(uint32_t v, uint32_t mask) noexcept nogil:
-    return (__builtin_popcount(v & mask) & 1) == 0
+    return (grundy_popcount32(v & mask) & 1) == 0
 
 
 def sparse_extend(uint32_t[::1] G, int64_t start, int64_t stop,

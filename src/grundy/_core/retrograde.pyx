@@ -21,12 +21,8 @@ from libc.string cimport memcpy
 from libc.stdint cimport INT64_MAX
 
 from grundy._core._typedefs cimport (int8_t, int32_t, int64_t, uint8_t,
-                                     uint16_t, WIN, LOSS)
+                                     uint16_t, WIN, LOSS, grundy_prefetch)
 from grundy._core.csr cimport reverse_csr, check_csr
-
-
-cdef extern from *:
-    void __builtin_prefetch(const void*) nogil
 
 
 cdef class MoveSource:
@@ -238,9 +234,9 @@ cdef class CSRSource(MoveSource):
 
     cdef void prefetch(self, int64_t s, int stage) noexcept nogil:
         if stage == 1:
-            __builtin_prefetch(self.rev_indptr + s)
+            grundy_prefetch(self.rev_indptr + s)
         else:
-            __builtin_prefetch(self.rev_indices + self.rev_indptr[s])
+            grundy_prefetch(self.rev_indices + self.rev_indptr[s])
 
     @property
     def reverse(self):
