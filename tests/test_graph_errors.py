@@ -115,3 +115,45 @@ def test_kernels_validate_their_own_input():
         retrograde.solve_graph(i64(0, 0), i64(), frozen, i64(0), i64(0))
     with pytest.raises(ValueError, match="dtype mismatch"):
         retrograde.solve_graph(i64(0, 0), i64(), np.zeros(1, np.int64), i64(0), i64(0))
+
+
+def test_from_edges_with_names():
+    g = GameGraph.from_edges([("a", "b"), (3, (1, 2)), ("b", 3)], names=True)
+    assert g.nodes == ("a", "b", 3, (1, 2))
+    assert g.successors("b") == [3] and g.n_edges == 3
+    sol = g.solve()
+    assert sol.line("a") == ["a", "b", 3, (1, 2)]
+    assert GameGraph.from_edges([], names=True).n_nodes == 0
+    # The same graph as with integer ids, renumbered by first appearance.
+    plain = GameGraph.from_edges([(5, 2), (2, 0)])
+    named = GameGraph.from_edges([(5, 2), (2, 0)], names=True)
+    assert named.nodes == (5, 2, 0)
+    assert [named.solve()[v] for v in (5, 2, 0)] == [plain.solve()[v] for v in (5, 2, 0)]
+
+
+@pytest.mark.parametrize("edges, kwargs, exc, match", [
+    ([("a", "b")], {"n": 3, "names": True}, ValueError, "n = 3 cannot be given with names=True"),
+    ([("a", "b", "c")], {"names": True}, TypeError, r"edge 0 is \('a', 'b', 'c'\): an edge is a \(u, v\) pair"),
+    (["ab"], {"names": True}, TypeError, "edge 0 is 'ab'"),
+    ([("a", ["b"])], {"names": True}, TypeError, r"vertex names must be hashable, got \['b'\]"),
+    ("ab", {"names": True}, TypeError, "edges must be an iterable of"),
+])
+def test_from_edges_with_names_rejects(edges, kwargs, exc, match):
+    with pytest.raises(exc, match=match):
+        GameGraph.from_edges(edges, **kwargs)
+
+
+def test_parse_and_read_edges(tmp_path):
+    text = "# a cycle with an exit\n1,2\n2 3\n3,1\n\n3\t4\n"
+    g = GameGraph.parse_edges(text)
+    assert g.nodes == ("1", "2", "3", "4") and g.n_edges == 4
+    assert GameGraph.parse_edges(text.encode()).nodes == g.nodes
+    path = tmp_path / "edges.csv"
+    path.write_text(text)
+    assert GameGraph.read_edges(path).solve()["1"] == g.solve()["1"]
+    with pytest.raises(ValueError, match=r"line 3: expected an edge 'u v' or 'u,v', got '2'"):
+        GameGraph.parse_edges("a b\n\n2\n")
+    with pytest.raises(TypeError, match="expected the edge list as text"):
+        GameGraph.parse_edges(12)
+    with pytest.raises(FileNotFoundError):
+        GameGraph.read_edges(tmp_path / "missing.txt")

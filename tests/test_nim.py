@@ -95,7 +95,43 @@ def test_numpy_fast_path_matches_python():
         assert nim_moves(one_big, misere) == nim_moves(one_big.tolist(), misere)
         assert nim_outcome(one_big, misere) == nim_outcome(one_big.tolist(), misere)
     assert nim_sum(np.array([], dtype=np.uint8)) == 0
-    assert nim_sum(np.array([[1, 2], [4, 8]])) == 15
+
+
+@pytest.mark.parametrize("misere", [False, True])
+def test_two_dimensional_arrays_answer_each_row(misere):
+    # One position per row: every function agrees with itself row by row,
+    # on random rows mixing small piles (the misère cases) and large ones.
+    rng = np.random.default_rng(1)
+    for dtype in (np.int64, np.uint64, np.uint8):
+        for cols in (0, 1, 3, 6):
+            rows = rng.integers(0, 3, size=(400, cols)).astype(dtype)
+            rows[::3] = rng.integers(0, 200, size=rows[::3].shape).astype(dtype)
+            sums, outcomes = nim_sum(rows), nim_outcome(rows, misere)
+            moves, move = nim_moves(rows, misere), nim_move(rows, misere)
+            assert sums.shape == outcomes.shape == (400,) and move.shape == (400, 2)
+            assert outcomes.dtype == np.int8 and move.dtype == np.int64
+            for r, row in enumerate(rows.tolist()):
+                assert sums[r] == nim_sum(row)
+                assert outcomes[r] == nim_outcome(row, misere), row
+                assert moves[r] == nim_moves(row, misere), row
+                first = nim_move(row, misere)
+                assert tuple(move[r]) == (first if first is not None else (-1, -1))
+
+
+@pytest.mark.filterwarnings("ignore:the matrix subclass:PendingDeprecationWarning")
+def test_two_dimensional_edge_cases():
+    assert nim_sum(np.array([[1, 2], [4, 8]])).tolist() == [3, 12]
+    assert nim_sum(np.zeros((0, 3), np.int64)).shape == (0,)
+    assert nim_move(np.zeros((2, 0), np.int64), misere=True).tolist() == [[-1, -1]] * 2
+    assert nim_outcome(np.matrix([[1, 2, 3], [1, 1, 1]])).tolist() == [-1, 1]
+    assert nim_moves(np.matrix([[1, 2, 4]])) == [[(2, 3)]]
+    with pytest.raises(ValueError, match=r"2-d array \(one position per row\), got shape \(2, 2, 2\)"):
+        nim_sum(np.zeros((2, 2, 2), np.int64))
+    with pytest.raises(ValueError, match="pile 1 of row 1 is -4"):
+        nim_outcome(np.array([[1, 2], [3, -4]]))
+    with pytest.raises(ValueError, match="use nim_moves"):
+        nim_move(np.array([[2 ** 64 - 1, 1]], dtype=np.uint64))
+    assert nim_moves(np.array([[2 ** 64 - 1, 1]], dtype=np.uint64)) == [[(0, 1)]]
 
 
 def test_empty_position():

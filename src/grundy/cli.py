@@ -9,6 +9,7 @@ import time
 
 import numpy as np
 
+from grundy import __version__
 from grundy.graph import GameGraph
 from grundy.nim import nim_move, nim_outcome
 from grundy.octal import parse_game
@@ -59,43 +60,52 @@ def read_graph(data, one_based=False):
 
 
 def _cmd_graph(args):
-    g = read_graph(_read_input(args.file), one_based=args.one_based)
+    data = _read_input(args.file)
+    if args.format == "edges":
+        if args.one_based:
+            raise InputError("--one-based applies to --format nm only (the vertices of "
+                             "an edge list are names)")
+        g = GameGraph.parse_edges(data)
+    else:
+        g = read_graph(data, one_based=args.one_based)
     sol = g.solve(misere=args.misere)
-    sys.stdout.buffer.write(textio.format_outcomes(sol.outcome, sol.remoteness))
+    text = textio.format_outcomes(sol.outcome, sol.remoteness)
+    if args.format == "edges":
+        # Echo the names: "name WIN r", in order of first appearance.
+        names = "\n".join(g.nodes).encode("utf-8").split(b"\n") if len(g.nodes) else []
+        text = b"".join(name + b" " + line + b"\n"
+                        for name, line in zip(names, text.splitlines()))
+    sys.stdout.buffer.write(text)
 
 
 # -- grundy nim --------------------------------------------------------------
 
-def read_nim_positions(data):
-    """One position per line: pile sizes separated by spaces (blank = no piles)."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"input is not UTF-8 text: {exc}") from None
-    positions = []
-    for lineno, line in enumerate(text.splitlines(), 1):
-        piles = []
-        for token in line.split():
-            try:
-                x = int(token)
-            except ValueError:
-                raise InputError(f"line {lineno}: pile {token!r} is not an integer") from None
-            if x < 0:
-                raise InputError(f"line {lineno}: pile {token!r} is negative: piles must be >= 0")
-            piles.append(x)
-        positions.append(piles)
-    return positions
-
-
 def _cmd_nim(args):
-    out = []
-    for piles in read_nim_positions(_read_input(args.file)):
-        move = nim_move(piles, misere=args.misere)
+    data = _read_input(args.file)
+    answers, big = textio.nim_lines(data, misere=args.misere)
+    if big:
+        answers = _answer_big_piles(data, answers, big, args.misere)
+    sys.stdout.buffer.write(answers)
+
+
+def _answer_big_piles(data, answers, big, misere):
+    """Splice in the answers of the lines with a pile of 2^64 or more
+    (already checked: ASCII digits, spaces and tabs), computed exactly with
+    Python integers."""
+    lines = data.split(b"\n")
+    parts, done = [], 0
+    for lineno, offset in big:
+        piles = [int(token) for token in lines[lineno - 1].split()]
+        move = nim_move(piles, misere=misere)
         if move is not None:
-            out.append(f"WIN {move[0]} {move[1]}")
-        else:       # a LOSS, or (misère) the empty position: already won, no move
-            out.append("LOSS" if nim_outcome(piles, misere=args.misere) == LOSS else "WIN")
-    sys.stdout.write("".join(line + "\n" for line in out))
+            answer = f"WIN {move[0]} {move[1]}\n"
+        else:
+            answer = "LOSS\n" if nim_outcome(piles, misere=misere) == LOSS else "WIN\n"
+        parts.append(answers[done:offset])
+        parts.append(answer.encode())
+        done = offset
+    parts.append(answers[done:])
+    return b"".join(parts)
 
 
 # -- grundy police -----------------------------------------------------------
@@ -182,15 +192,24 @@ def _add_file(parser):
 def build_parser():
     parser = argparse.ArgumentParser(
         prog="grundy",
-        description="Solve two-player games exactly.")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+        description="Solve two-player games exactly.  Each command reads FILE (or "
+                    "standard input) and prints plain text; 'grundy COMMAND --help' "
+                    "tells more.")
+    parser.add_argument("--version", action="version", version=f"grundy {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
     sub.required = True
 
     p = sub.add_parser(
         "graph", help="win/loss/draw and remoteness of every vertex of a game graph",
-        description="Read 'n m' then m lines 'u v' (a move u -> v) and print n lines "
-                    "'WIN r', 'LOSS r' or 'DRAW -1' (r = remoteness).")
+        description="Read a game graph and print one line per vertex: 'WIN r', 'LOSS r' "
+                    "or 'DRAW -1' (r = remoteness).  --format nm (the default): 'n m', then "
+                    "m lines 'u v' (a move u -> v, vertices 0..n-1).  --format edges: one "
+                    "move 'u v' or 'u,v' per line, vertices named by any text without "
+                    "spaces or commas ('#' starts a comment line); each output line then "
+                    "starts with the vertex name, in order of first appearance.")
     _add_file(p)
+    p.add_argument("--format", choices=("nm", "edges"), default="nm",
+                   help="input format (default: nm)")
     p.add_argument("--misere", action="store_true",
                    help="a position with no move is a WIN (default: LOSS)")
     p.add_argument("--one-based", action="store_true", help="vertices are numbered 1..n")
@@ -234,6 +253,8 @@ def build_parser():
 
 
 def main(argv=None):
+    if hasattr(sys, "set_int_max_str_digits"):
+        sys.set_int_max_str_digits(0)        # piles of any size, in and out
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -14,6 +14,7 @@ from grundy._core import grundy as _grundy
 from grundy._core import loopy as _loopy
 from grundy.loopy import LoopyGrundy
 from grundy._core import retrograde as _retro
+from grundy._core import textio as _textio
 
 __all__ = ["GameGraph", "Solution"]
 
@@ -66,15 +67,28 @@ class GameGraph:
         return cls(indptr, indices)
 
     @classmethod
-    def from_edges(cls, edges, n=None):
+    def from_edges(cls, edges, n=None, *, names=False):
         """Graph from an (m, 2) array-like or an iterable of (u, v) moves.
 
         ``n`` is the number of vertices (default: largest vertex id + 1).
         Successors keep the order in which their edges are given.
 
+        With ``names=True`` the ends of the edges are vertex *names* (any
+        hashable values: strings, integers, tuples...), numbered in the order
+        in which they first appear; ``g.nodes`` lists them, and labels,
+        ``line()`` and ``sol[...]`` then take and give names.
+
         >>> GameGraph.from_edges([(0, 1)], n=3)
         GameGraph(n_nodes=3, n_edges=1)
+        >>> g = GameGraph.from_edges([("start", "mid"), ("mid", "end")], names=True)
+        >>> g.nodes, g.solve().line("start")
+        (('start', 'mid', 'end'), ['start', 'mid', 'end'])
         """
+        if names:
+            if n is not None:
+                raise ValueError(f"n = {n!r} cannot be given with names=True: the vertices "
+                                 "are the names found in the edges")
+            return cls._from_named_edges(edges)
         if not isinstance(edges, np.ndarray) and not hasattr(edges, "__len__"):
             edges = list(edges)
         arr = as_int64_array(edges, "edges")
@@ -89,6 +103,66 @@ class GameGraph:
         else:
             n = check_count(n, "n")
         return cls(*_csr_of_edges(arr, n))
+
+    @classmethod
+    def _from_named_edges(cls, edges):
+        if isinstance(edges, (str, bytes)) or not hasattr(edges, "__iter__"):
+            raise TypeError(f"edges must be an iterable of (u, v) pairs, got {edges!r}")
+        flat = []
+        for k, edge in enumerate(edges):
+            if isinstance(edge, (str, bytes)):
+                raise TypeError(f"edge {k} is {edge!r}: an edge is a (u, v) pair")
+            try:
+                u, v = edge
+            except (TypeError, ValueError):
+                raise TypeError(f"edge {k} is {edge!r}: an edge is a (u, v) pair") from None
+            flat.append(u)
+            flat.append(v)
+        try:
+            nodes = tuple(dict.fromkeys(flat))
+        except TypeError:
+            bad = next(x for x in flat if not _hashable(x))
+            raise TypeError(f"vertex names must be hashable, got {bad!r}") from None
+        index = {name: i for i, name in enumerate(nodes)}
+        ids = np.fromiter((index[x] for x in flat), dtype=np.int64, count=len(flat))
+        return cls(*_csr_of_edges(ids.reshape(-1, 2), len(nodes)), nodes)
+
+    @classmethod
+    def parse_edges(cls, text):
+        """Graph from an edge list as text: one move ``u v`` or ``u,v`` per line.
+
+        Vertices are names (any text without spaces or commas; numbers are
+        names too), numbered in order of first appearance.  Blank lines and
+        lines starting with ``#`` are skipped.  Raises ValueError quoting
+        the first malformed line, with its number.
+
+        >>> g = GameGraph.parse_edges("a,b\\nb c\\n# a comment\\nc,a\\n")
+        >>> g.nodes, g.n_edges
+        (('a', 'b', 'c'), 3)
+        """
+        if isinstance(text, str):
+            text = text.encode("utf-8")
+        if not isinstance(text, (bytes, bytearray, memoryview)):
+            raise TypeError(f"expected the edge list as text, got {type(text).__name__}")
+        ids, raw_names = _textio.parse_named_edges(bytes(text))
+        try:
+            nodes = tuple(name.decode("utf-8") for name in raw_names)
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"the edge list is not UTF-8 text: {exc}") from None
+        return cls(*_csr_of_edges(ids, len(nodes)), nodes)
+
+    @classmethod
+    def read_edges(cls, path):
+        """Graph from an edge-list file (see :meth:`parse_edges`).
+
+        >>> import os, tempfile
+        >>> path = os.path.join(tempfile.mkdtemp(), "moves.csv")
+        >>> _ = open(path, "w").write("x,y\\ny,z\\n")
+        >>> GameGraph.read_edges(path).solve()["x"]
+        (<Outcome.LOSS: -1>, 2, 'y')
+        """
+        with open(path, "rb") as f:
+            return cls.parse_edges(f.read())
 
     @classmethod
     def from_adjacency(cls, adj):
@@ -313,6 +387,14 @@ def _csr_of_edges(edges, n):
     """(indptr, indices) of an (m, 2) int64 edge array on n vertices."""
     return _csr.edges_to_csr(np.ascontiguousarray(edges[:, 0]),
                              np.ascontiguousarray(edges[:, 1]), n)
+
+
+def _hashable(x):
+    try:
+        hash(x)
+    except TypeError:
+        return False
+    return True
 
 
 def _not_iterable(v, succ):

@@ -1,7 +1,9 @@
 """Nim: the xor rule, winning moves, misère Nim.
 
-Piles are non-negative integers: Python ints of any size, or a numpy integer
-array (one vectorised pass, for millions of piles).
+A position is a sequence of piles: Python ints of any size, or a 1-d numpy
+integer array (one vectorised pass, for millions of piles).  Many positions
+at once: a 2-d numpy integer array holds **one position per row**, and every
+function then answers each row (arrays of answers, one per row).
 
 >>> nim_sum([3, 4, 5])
 2
@@ -11,28 +13,38 @@ array (one vectorised pass, for millions of piles).
 [(0, 1)]
 >>> nim_move([1, 1, 1], misere=True) is None
 True
+>>> rows = np.array([[3, 4, 5], [1, 2, 3]])
+>>> nim_sum(rows).tolist(), nim_outcome(rows).tolist(), nim_move(rows).tolist()
+([2, 0], [1, -1], [[0, 1], [-1, -1]])
 """
 import functools
 import operator
 
 import numpy as np
 
-from grundy._common import LOSS, WIN
+from grundy._common import LOSS, NO_MOVE, WIN
 
 __all__ = ["nim_sum", "nim_outcome", "nim_moves", "nim_move"]
 
 
 def _piles(piles):
-    """A validated numpy int array, or a list of Python ints."""
+    """A validated numpy int array (1-d, or 2-d: one position per row), or
+    a list of Python ints."""
     if isinstance(piles, np.ndarray):
-        if piles.dtype.kind not in "iu" or piles.dtype == np.bool_:
-            raise TypeError(f"piles must be integers, got an array of dtype {piles.dtype}")
-        flat = piles.ravel()
-        if flat.dtype.kind == "i" and flat.size:
-            i = int(np.argmin(flat))
-            if flat[i] < 0:
-                raise ValueError(f"pile {i} is {int(flat[i])}: piles must be >= 0")
-        return flat
+        arr = np.asarray(piles)              # np.matrix -> a plain 2-d array
+        if arr.dtype.kind not in "iu" or arr.dtype == np.bool_:
+            raise TypeError(f"piles must be integers, got an array of dtype {arr.dtype}")
+        if arr.ndim == 0 or arr.ndim > 2:
+            raise ValueError(f"piles must be a 1-d array (one position) or a 2-d array "
+                             f"(one position per row), got shape {arr.shape}")
+        if arr.dtype.kind == "i" and arr.size:
+            i = int(np.argmin(arr))
+            if arr.flat[i] < 0:
+                where = np.unravel_index(i, arr.shape)
+                place = f"pile {where[0]}" if arr.ndim == 1 else \
+                    f"pile {where[1]} of row {where[0]}"
+                raise ValueError(f"{place} is {int(arr.flat[i])}: piles must be >= 0")
+        return arr
     if isinstance(piles, (str, bytes)) or not hasattr(piles, "__iter__"):
         raise TypeError(f"piles must be an iterable of integers, got {piles!r}")
     out = []
@@ -46,34 +58,42 @@ def _piles(piles):
     return out
 
 
+def _xor(piles):
+    """Xor of a validated position (Python int), or of each row (an array)."""
+    if isinstance(piles, np.ndarray):
+        if piles.ndim == 2:
+            return np.bitwise_xor.reduce(piles, axis=1) if piles.shape[1] else \
+                np.zeros(piles.shape[0], dtype=piles.dtype)
+        return int(np.bitwise_xor.reduce(piles)) if piles.size else 0
+    return functools.reduce(operator.xor, piles, 0)
+
+
 def nim_sum(piles):
-    """Xor of all piles (0 for no piles).
+    """Xor of all piles (0 for no piles); for a 2-d array, of each row.
 
     >>> nim_sum([2 ** 100, 2 ** 100 + 1])
     1
     >>> nim_sum(np.array([1, 2, 4]))
     7
+    >>> nim_sum(np.array([[1, 2], [3, 3]])).tolist()
+    [3, 0]
     """
-    piles = _piles(piles)
-    if isinstance(piles, np.ndarray):
-        return int(np.bitwise_xor.reduce(piles)) if piles.size else 0
-    return functools.reduce(operator.xor, piles, 0)
+    return _xor(_piles(piles))
 
 
-def _all_small(piles):
-    if isinstance(piles, np.ndarray):
-        return not piles.size or int(piles.max()) <= 1
-    return all(x <= 1 for x in piles)
-
-
-def _count_ones(piles):
-    if isinstance(piles, np.ndarray):
-        return int(np.count_nonzero(piles == 1))
-    return sum(1 for x in piles if x == 1)
+def _outcome_rows(piles, misere):
+    """int8 outcome of each row of a 2-d pile array."""
+    win = _xor(piles) != 0
+    if misere:
+        small = (piles <= 1).all(axis=1)
+        ones_even = np.count_nonzero(piles == 1, axis=1) % 2 == 0
+        win = np.where(small, ones_even, win)
+    return np.where(win, np.int8(WIN), np.int8(LOSS)).astype(np.int8)
 
 
 def nim_outcome(piles, misere=False):
-    """WIN or LOSS for the player to move.
+    """WIN or LOSS for the player to move; for a 2-d array, an int8 array
+    with the outcome of each row.
 
     Normal play: WIN iff the xor of the piles is non-zero.  Misère play
     (whoever takes the last stone loses): the same while some pile is larger
@@ -81,38 +101,74 @@ def nim_outcome(piles, misere=False):
 
     >>> nim_outcome([1, 1, 1]), nim_outcome([1, 1, 1], misere=True)
     (<Outcome.WIN: 1>, <Outcome.LOSS: -1>)
+    >>> nim_outcome(np.array([[1, 1, 1], [2, 2, 0]]), misere=True).tolist()
+    [-1, -1]
     """
     piles = _piles(piles)
-    if misere and _all_small(piles):
-        return WIN if _count_ones(piles) % 2 == 0 else LOSS
-    return WIN if nim_sum(piles) else LOSS
+    if isinstance(piles, np.ndarray) and piles.ndim == 2:
+        return _outcome_rows(piles, misere)
+    if misere:
+        if isinstance(piles, np.ndarray):
+            if not piles.size or int(piles.max()) <= 1:
+                return WIN if int(np.count_nonzero(piles == 1)) % 2 == 0 else LOSS
+        elif all(x <= 1 for x in piles):
+            return WIN if sum(1 for x in piles if x == 1) % 2 == 0 else LOSS
+    return WIN if _xor(piles) else LOSS
+
+
+def _winning_mask(piles, misere):
+    """Boolean array [rows, piles]: the pile of each row that a winning move
+    reduces, and the int array of the size it leaves (where the mask is set)."""
+    s = _xor(piles)
+    target = piles ^ s[:, None]               # a xor of the piles fits their dtype
+    mask = target < piles
+    if misere:
+        big = np.count_nonzero(piles > 1, axis=1)
+        ones = np.count_nonzero(piles == 1, axis=1)
+        # One pile > 1: reduce it to leave an odd number of 1-piles.
+        one_big = big == 1
+        if one_big.any():
+            rows = np.flatnonzero(one_big)
+            mask[rows] = piles[rows] > 1
+            keep = np.where(ones[rows] % 2 == 0, 1, 0).astype(piles.dtype)
+            target[rows] = keep[:, None]
+        # Every pile 0 or 1: take a whole 1-pile iff that leaves an odd count.
+        no_big = big == 0
+        if no_big.any():
+            rows = np.flatnonzero(no_big)
+            mask[rows] = (piles[rows] == 1) & (ones[rows] % 2 == 0)[:, None]
+            target[rows] = 0
+    return mask, target
 
 
 def nim_moves(piles, misere=False):
     """Every winning move, as ``(pile_index, new_size)``, in pile order.
 
     A move leaves the opponent in a LOSS; there is at most one per pile.
-    Empty in a LOSS.
+    Empty in a LOSS.  For a 2-d array: a list with the moves of each row.
 
     >>> nim_moves([1, 2, 4])
     [(2, 3)]
     >>> nim_moves([3, 1], misere=True)
     [(0, 0)]
+    >>> nim_moves(np.array([[1, 2, 4], [1, 1, 0]]))
+    [[(2, 3)], []]
     """
     piles = _piles(piles)
-    s = nim_sum(piles)
     if isinstance(piles, np.ndarray):
-        return _moves_array(piles, s, misere)
+        rows = piles.reshape(1, -1) if piles.ndim == 1 else piles
+        mask, target = _winning_mask(rows, misere)
+        row, col = np.nonzero(mask)
+        out = [[] for _ in range(rows.shape[0])]
+        for r, i, k in zip(row.tolist(), col.tolist(), target[row, col].tolist()):
+            out[r].append((i, k))
+        return out[0] if piles.ndim == 1 else out
+    s = _xor(piles)
     moves = []
     big = sum(1 for x in piles if x > 1)
-    ones = _count_ones(piles)
+    ones = sum(1 for x in piles if x == 1)
     for i, x in enumerate(piles):
-        if not misere:
-            if x ^ s < x:
-                moves.append((i, x ^ s))
-            continue
-        others_big = big - (x > 1)
-        if others_big:                      # a pile > 1 remains: normal rule
+        if not misere or big - (x > 1):       # normal rule (a pile > 1 remains)
             if x ^ s < x:
                 moves.append((i, x ^ s))
         elif x > 0:
@@ -123,33 +179,31 @@ def nim_moves(piles, misere=False):
     return moves
 
 
-def _moves_array(piles, s, misere):
-    target = piles ^ piles.dtype.type(s)      # a xor of the piles fits their dtype
-    big = int(np.count_nonzero(piles > 1))
-    ones = _count_ones(piles)
-    normal = target < piles
-    if not misere or big >= 2:
-        idx = np.flatnonzero(normal)
-        return [(int(i), int(target[i])) for i in idx]
-    if big == 1:
-        # Only the big pile can be the one that leaves every pile <= 1.
-        # Only the big pile has a winning move: reduce it to 0 or 1 so that an
-        # odd number of 1-piles remains.
-        i = int(np.flatnonzero(piles > 1)[0])
-        return [(i, 1 if ones % 2 == 0 else 0)]
-    # Every pile is 0 or 1: take a whole 1-pile iff that leaves an odd count.
-    if (ones - 1) % 2 == 1:
-        return [(int(i), 0) for i in np.flatnonzero(piles == 1)]
-    return []
-
-
 def nim_move(piles, misere=False):
     """One winning move ``(pile_index, new_size)``, or None in a LOSS.
 
     (In misère play the empty position is a WIN with no move: None too.)
+    For a 2-d array: an int64 array ``[rows, 2]`` with the first winning
+    move of each row, ``[-1, -1]`` (``NO_MOVE``) where there is none.
 
     >>> nim_move([3, 4, 5])
     (0, 1)
+    >>> nim_move(np.array([[3, 4, 5], [1, 2, 3]])).tolist()
+    [[0, 1], [-1, -1]]
     """
+    piles = _piles(piles)
+    if isinstance(piles, np.ndarray) and piles.ndim == 2:
+        if piles.dtype == np.uint64 and piles.size and int(piles.max()) > 2 ** 63 - 1:
+            raise ValueError(f"pile {int(piles.max())} does not fit the int64 array of "
+                             f"moves; use nim_moves() for piles of 2^63 or more")
+        mask, target = _winning_mask(piles, misere)
+        out = np.full((piles.shape[0], 2), NO_MOVE, dtype=np.int64)
+        has = mask.any(axis=1) if piles.shape[1] else np.zeros(piles.shape[0], bool)
+        rows = np.flatnonzero(has)
+        if rows.size:
+            first = np.argmax(mask[rows], axis=1)
+            out[rows, 0] = first
+            out[rows, 1] = target[rows, first].astype(np.int64)
+        return out
     moves = nim_moves(piles, misere)
     return moves[0] if moves else None
