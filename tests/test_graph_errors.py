@@ -74,7 +74,8 @@ def test_from_scipy_and_networkx_reject():
 @pytest.mark.parametrize("labels, exc, match", [
     ({0: DRAW}, ValueError, "label of 0 is .*must be WIN \\(1\\) or LOSS \\(-1\\)"),
     ({0: 2}, ValueError, "label of 0 is 2"),
-    ({0: True}, ValueError, "label of 0 is True"),
+    ({0: True}, TypeError, "label of 0 is True"),
+    ({0: 1.0}, TypeError, "label of 0 is 1.0"),
     ({5: WIN}, ValueError, "vertex 5 is out of range: valid range is 0..1"),
     ({-1: WIN}, ValueError, "vertex must be >= 0, got -1"),
     ({"a": WIN}, TypeError, "vertex must be an integer, got 'a'"),

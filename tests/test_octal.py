@@ -171,13 +171,13 @@ def test_other_bad_input():
         OctalGame(137)
     with pytest.raises(ValueError, match="n must be >= 0, got -1"):
         OctalGame("0.137").values(-1)
-    with pytest.raises(ValueError, match="members must be positive, got 0"):
+    with pytest.raises(ValueError, match="a subtraction set member must be >= 1, got 0"):
         SubtractionGame({0, 1})
-    with pytest.raises(ValueError, match="members must be positive, got -2"):
+    with pytest.raises(ValueError, match="a subtraction set member must be >= 1, got -2"):
         SubtractionGame([-2])
     with pytest.raises(ValueError, match="empty"):
         SubtractionGame(set())
-    with pytest.raises(TypeError, match="member 1.5 is not an integer"):
+    with pytest.raises(TypeError, match=r"a subtraction set member must be an integer, got 1.5 \(float\)"):
         SubtractionGame({1.5})
     with pytest.raises(ValueError, match="kernel must be"):
         GrundysGame().values(5, kernel="fast")
@@ -212,9 +212,10 @@ def test_cli():
 @pytest.mark.parametrize("args, match", [
     (("0.8", "5"), "digit '8' is not octal"),
     (("1.2", "5"), "d0 must be 0 or 4"),
-    (("0.137", "-3"), "N must be >= 0"),
-    (("0.137", "x"), "N must be an integer"),
-    (("sub:0,1", "5"), "must be positive"),
+    (("0.137", "-3"), "N must be a non-negative integer (digits 0-9), got '-3'"),
+    (("0.137", "x"), "N must be a non-negative integer"),
+    (("0.137", "1_0"), "N must be a non-negative integer"),
+    (("sub:0,1", "5"), "a subtraction set member must be >= 1, got 0"),
 ])
 def test_cli_errors(args, match):
     proc = run_cli(*args)

@@ -7,25 +7,45 @@ Win/loss/draw with remoteness and optimal moves on any directed graph
 >>> g = grundy.GameGraph.from_edges([(0, 1), (1, 2)])
 >>> g.solve().outcome.tolist()
 [-1, 1, -1]
+
+The public names are loaded on first use (``import grundy`` itself imports
+nothing heavy), so the command line starts fast and reports Ctrl-C or a
+broken installation during its imports like any other failure.
 """
-from grundy._common import DRAW, LOSS, NO_MOVE, WIN, CycleError, Outcome
-from grundy.graph import GameGraph, Solution
-from grundy.loopy import LoopyGrundy, LoopyValue, loopy_sum
-from grundy.impartial import ImpartialGame, Sum, grundy_sum
-from grundy.octal import (GrundysGame, HexGame, OctalGame, Periodicity, RareCommon,
-                          SubtractionGame, TakeAndBreakGame, crosses_crosses)
-from grundy.police import BoardError, PoliceThief, PoliceThiefSolution
-from grundy.nim import nim_move, nim_moves, nim_outcome, nim_sum
+import importlib
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "Outcome", "WIN", "LOSS", "DRAW", "NO_MOVE", "CycleError",
-    "GameGraph", "Solution",
-    "ImpartialGame", "Sum", "grundy_sum",
-    "LoopyValue", "LoopyGrundy", "loopy_sum",
-    "nim_sum", "nim_outcome", "nim_moves", "nim_move",
-    "PoliceThief", "PoliceThiefSolution", "BoardError",
-    "OctalGame", "HexGame", "GrundysGame", "SubtractionGame", "TakeAndBreakGame",
-    "Periodicity", "RareCommon", "crosses_crosses",
-]
+# Public name -> the module that defines it.
+_EXPORTS = {
+    "Outcome": "grundy._common", "WIN": "grundy._common", "LOSS": "grundy._common",
+    "DRAW": "grundy._common", "NO_MOVE": "grundy._common", "CycleError": "grundy._common",
+    "MemoryLimitError": "grundy._common",
+    "GameGraph": "grundy.graph", "Solution": "grundy.graph",
+    "ImpartialGame": "grundy.impartial", "Sum": "grundy.impartial",
+    "grundy_sum": "grundy.impartial",
+    "LoopyValue": "grundy.loopy", "LoopyGrundy": "grundy.loopy", "loopy_sum": "grundy.loopy",
+    "nim_sum": "grundy.nim", "nim_outcome": "grundy.nim", "nim_moves": "grundy.nim",
+    "nim_move": "grundy.nim",
+    "PoliceThief": "grundy.police", "PoliceThiefSolution": "grundy.police",
+    "BoardError": "grundy.police",
+    "OctalGame": "grundy.octal", "HexGame": "grundy.octal", "GrundysGame": "grundy.octal",
+    "SubtractionGame": "grundy.octal", "TakeAndBreakGame": "grundy.octal",
+    "Periodicity": "grundy.octal", "RareCommon": "grundy.octal",
+    "crosses_crosses": "grundy.octal",
+}
+
+__all__ = list(_EXPORTS)
+
+
+def __getattr__(name):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'grundy' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value                     # later lookups skip this function
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

@@ -1,11 +1,21 @@
 """Conventions shared by the whole package: outcomes, sentinels, errors,
-and the argument checks every public function uses."""
+and the ONE validation layer every public entry uses.
+
+Integers: Python ints and numpy integers are accepted; bools, floats (even
+``1.0``), strings, ``Fraction``, ``Decimal`` and the rest are refused by
+name (TypeError).  Values out of range are a ValueError quoting the value
+(shortened when long) and the valid range.  Sizes are checked against int64
+and against a memory estimate before anything is allocated.
+"""
 import enum
 import operator
+import os
 
 import numpy as np
 
-__all__ = ["Outcome", "WIN", "LOSS", "DRAW", "NO_MOVE", "CycleError"]
+__all__ = ["Outcome", "WIN", "LOSS", "DRAW", "NO_MOVE", "CycleError", "MemoryLimitError"]
+
+INT64_MAX = 2 ** 63 - 1
 
 
 class Outcome(enum.IntEnum):
@@ -37,51 +47,139 @@ class CycleError(ValueError):
         self.cycle = list(cycle)
 
 
-def check_count(value, name, minimum=0):
-    """``value`` as a Python int >= minimum (TypeError / ValueError otherwise)."""
-    if isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be an integer, got {value!r}")
+class MemoryLimitError(MemoryError):
+    """A computation was refused because it would need more memory than
+    ``max_memory`` allows (by default, the memory this machine has
+    available).  Raised before the memory is allocated; ``needed`` and
+    ``limit`` are in bytes.
+
+    >>> import grundy
+    >>> try:
+    ...     grundy.GameGraph.from_edges([(0, 1)], n=10 ** 12)
+    ... except grundy.MemoryLimitError as exc:
+    ...     print(exc.needed > exc.limit)
+    True
+    """
+
+    def __init__(self, message, needed=None, limit=None):
+        super().__init__(message)
+        self.needed = needed
+        self.limit = limit
+
+
+# -- values in messages ---------------------------------------------------------
+
+def shorten(value, limit=60):
+    """``repr(value)``, cut to about ``limit`` characters with ``...``.
+
+    >>> shorten("x" * 100, 12)
+    "'xxxxxxxx..."
+    """
     try:
-        value = operator.index(value)
-    except TypeError:
-        raise TypeError(f"{name} must be an integer, got {value!r}") from None
-    if value < minimum:
-        raise ValueError(f"{name} must be >= {minimum}, got {value}")
+        text = repr(value)
+    except Exception:                              # a repr that fails: name the type
+        text = f"<{type(value).__name__} object>"
+    except RecursionError:                         # pragma: no cover
+        text = f"<{type(value).__name__} object>"
+    if len(text) > limit:
+        text = text[:limit - 3] + "..."
+    return text
+
+
+def _shown_int(value):
+    """An int for a message: digits, or its size when it is huge."""
+    if abs(value) < 10 ** 30:
+        return str(value)
+    return f"{'-' if value < 0 else ''}(an integer of {abs(value).bit_length()} bits)"
+
+
+# -- integers ---------------------------------------------------------------------
+
+def is_integer(value):
+    """True for Python ints and numpy integers (bools excluded)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def check_int(value, name, minimum=None, maximum=None):
+    """``value`` as a Python int in ``minimum..maximum`` (either may be None).
+
+    TypeError unless an int or numpy integer (bools, floats, strings,
+    Fraction, Decimal... are refused by name); ValueError, quoting the value
+    and the valid range, when outside it.
+
+    >>> check_int(3, "n", 0)
+    3
+    >>> check_int(1.0, "n")
+    Traceback (most recent call last):
+    ...
+    TypeError: n must be an integer, got 1.0 (float)
+    """
+    if not is_integer(value):
+        raise TypeError(f"{name} must be an integer, got {shorten(value)} "
+                        f"({type(value).__name__})")
+    value = operator.index(value)
+    if minimum is not None and value < minimum:
+        upper = "" if maximum is None or maximum == INT64_MAX else f" (and <= {maximum})"
+        raise ValueError(f"{name} must be >= {minimum}{upper}, got {_shown_int(value)}")
+    if maximum is not None and value > maximum:
+        top = "2^63-1" if maximum == INT64_MAX else str(maximum)
+        raise ValueError(f"{name} must be <= {top}, got {_shown_int(value)}")
     return value
 
 
-def as_int64_array(data, name, ndim=None):
-    """``data`` as a C-contiguous int64 numpy array, or a clear error.
+def check_count(value, name, minimum=0, maximum=INT64_MAX):
+    """A size or index: an integer in ``minimum..maximum`` (default 0..2^63-1)."""
+    return check_int(value, name, minimum, maximum)
 
-    Rejects floats, strings, bools and objects (TypeError), ragged input and
-    values outside int64 (ValueError).
+
+def check_bool(value, name):
+    """A flag: True or False (also numpy bools); anything else is a TypeError."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise TypeError(f"{name} must be True or False, got {shorten(value)}")
+
+
+def as_int64_array(data, name, ndim=None, copy=True):
+    """``data`` as a C-contiguous int64 numpy array that the library owns
+    (a copy, unless ``copy=False`` and it already is one), or a clear error.
+
+    Refuses floats, strings, bools and other objects (TypeError, quoting
+    the first one), ragged input and values outside int64 (ValueError).
     """
+    if isinstance(data, (str, bytes)):
+        raise TypeError(f"{name} must hold integers, got {shorten(data)}")
     try:
         arr = np.asarray(data)
-    except (ValueError, OverflowError) as exc:
+    except (ValueError, OverflowError, TypeError) as exc:
         raise ValueError(f"{name} could not be read as an integer array: {exc}") from None
     if arr.dtype == object:
         # Python ints too large for int64, or a mix of kinds.
-        try:
-            arr = np.array(data, dtype=np.int64)
-        except OverflowError:
-            raise ValueError(f"{name} has a value outside the int64 range") from None
-        except (TypeError, ValueError):
-            bad = next((x for x in np.ravel(np.asarray(data, dtype=object))
-                        if isinstance(x, (bool, float, str, bytes)) or
-                        not isinstance(x, (int, np.integer))), None)
-            raise TypeError(f"{name} must hold integers, got {bad!r}") from None
+        flat = arr.ravel()
+        for x in flat:
+            if not is_integer(x):
+                raise TypeError(f"{name} must hold integers, got {shorten(x)} "
+                                f"({type(x).__name__})")
+        for x in flat:
+            if not -INT64_MAX - 1 <= x <= INT64_MAX:
+                raise ValueError(f"{name} has the value {_shown_int(int(x))}, outside the "
+                                 f"int64 range -2^63..2^63-1")
+        arr = arr.astype(np.int64)
+        copy = False
     if arr.dtype.kind not in "iu" or arr.dtype == np.bool_:
         if arr.size == 0 and arr.dtype.kind == "f":
             arr = arr.astype(np.int64)       # [] comes in as float64
+            copy = False
         else:
             example = arr.flat[0] if arr.size else None
             raise TypeError(f"{name} must hold integers, got dtype {arr.dtype}"
-                            + (f" (first value {example!r})" if arr.size else ""))
-    if arr.dtype == np.uint64 and arr.size and arr.max() > np.iinfo(np.int64).max:
-        raise ValueError(f"{name} has a value {arr.max()} outside the int64 range")
+                            + (f" (first value {shorten(example)})" if arr.size else ""))
+    if arr.dtype == np.uint64 and arr.size and arr.max() > INT64_MAX:
+        raise ValueError(f"{name} has the value {int(arr.max())}, outside the int64 range "
+                         f"-2^63..2^63-1")
     if ndim is not None and arr.ndim != ndim:
         raise ValueError(f"{name} must be {ndim}-dimensional, got shape {arr.shape}")
+    if copy:
+        return np.array(arr, dtype=np.int64, order="C", copy=True)
     return np.ascontiguousarray(arr, dtype=np.int64)
 
 
@@ -89,3 +187,86 @@ def readonly(arr):
     """Mark ``arr`` read-only and return it."""
     arr.flags.writeable = False
     return arr
+
+
+# -- memory -------------------------------------------------------------------------
+
+def available_memory():
+    """Bytes of memory this machine has available now (Linux: MemAvailable;
+    elsewhere: physical memory), or 2^63-1 when it cannot be told."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return INT64_MAX
+
+
+def format_bytes(n):
+    """A byte count for people: ``'512 bytes'``, ``'1.5 KiB'``, ``'3.0 GiB'``.
+
+    >>> format_bytes(1536), format_bytes(3 * 2 ** 30), format_bytes(10)
+    ('1.5 KiB', '3.0 GiB', '10 bytes')
+    """
+    n = int(n)
+    if n < 1024:
+        return f"{n} bytes"
+    for unit in ("KiB", "MiB", "GiB", "TiB", "PiB", "EiB"):
+        n_units = n / 1024
+        if n_units < 1024 or unit == "EiB":
+            return f"{n_units:,.1f} {unit}"
+        n = n_units
+    raise AssertionError("unreachable")                # pragma: no cover
+
+
+def resolve_max_memory(max_memory):
+    """The byte limit: ``max_memory`` checked (an integer >= 1), or, for
+    None, the memory available now."""
+    if max_memory is None:
+        return available_memory()
+    return check_int(max_memory, "max_memory", 1)
+
+
+def check_memory(needed, max_memory, what):
+    """Refuse (MemoryLimitError) when ``needed`` bytes exceed the limit.
+
+    ``max_memory`` is a byte count, or None for the memory available now.
+    Returns the limit in bytes.
+    """
+    limit = resolve_max_memory(max_memory)
+    if needed > limit:
+        source = "the memory available" if max_memory is None else "max_memory"
+        raise MemoryLimitError(
+            f"{what} needs about {format_bytes(needed)}, more than {source} "
+            f"({format_bytes(limit)}); pass a larger max_memory if the machine has it",
+            needed=needed, limit=limit)
+    return limit
+
+
+_SIZE_UNITS = {"": 1, "K": 2 ** 10, "M": 2 ** 20, "G": 2 ** 30, "T": 2 ** 40}
+
+
+def parse_size(text, name="memory size"):
+    """A byte count from text: ``'512M'``, ``'2G'``, ``'1.5K'``, ``'4096'``,
+    with an optional ``B``/``iB`` (binary units).
+
+    >>> parse_size("1.5K"), parse_size("2GiB"), parse_size("100")
+    (1536, 2147483648, 100)
+    """
+    import re
+    m = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([KMGT]?)(?:I?B)?\s*", text.upper())
+    if m is None:
+        raise ValueError(f"invalid {name} {shorten(text)}: expected a number with an optional "
+                         f"unit K, M, G or T (binary), such as 512M or 2G")
+    value = int(float(m.group(1)) * _SIZE_UNITS[m.group(2)]) if "." in m.group(1) else \
+        int(m.group(1)) * _SIZE_UNITS[m.group(2)]
+    if value < 1:
+        raise ValueError(f"{name} must be at least 1 byte, got {shorten(text)}")
+    if value > INT64_MAX:
+        raise ValueError(f"{name} {shorten(text)} is more than 2^63-1 bytes")
+    return value

@@ -1,30 +1,43 @@
 """The ``grundy`` command line: competitive-programming style stdin/stdout solvers.
 
 Each subcommand reads FILE (or standard input), solves, and prints plain
-text.  Bad input prints ``grundy: error: <message>`` on stderr and exits 2.
+text.  Every failure is one line on stderr, ``grundy: error: <message>``,
+and an exit status: 2 for bad input or a refused computation (too much
+memory), 1 when the output cannot be written, 130 after Ctrl-C.
+
+This module imports only the standard library at import time; the solvers
+are imported inside :func:`main`, so that Ctrl-C or a broken installation
+during the imports is reported like any other failure.
 """
 import argparse
+import os
+import re
 import sys
 import time
 
-import numpy as np
-
 from grundy import __version__
-from grundy.graph import GameGraph
-from grundy.nim import nim_move, nim_outcome
-from grundy.octal import parse_game
-from grundy.police import DEFAULT_MAX_MEMORY, PoliceThief
-from grundy._common import LOSS
-from grundy._core import textio
+
+EXIT_INPUT = 2          # bad input, or a computation refused
+EXIT_OUTPUT = 1         # the output could not be written
+EXIT_INTERRUPTED = 130  # Ctrl-C
 
 
 class InputError(ValueError):
     """Malformed command-line input."""
 
 
+class OutputError(Exception):
+    """The output could not be written (a full disk, a closed stream...)."""
+
+
 def _read_input(path):
     if path is None or path == "-":
-        return sys.stdin.buffer.read()
+        if sys.stdin is None:
+            raise InputError("standard input is closed: give a FILE to read")
+        try:
+            return sys.stdin.buffer.read()
+        except OSError as exc:
+            raise InputError(f"cannot read standard input: {exc.strerror or exc}") from None
     try:
         with open(path, "rb") as f:
             return f.read()
@@ -32,19 +45,49 @@ def _read_input(path):
         raise InputError(f"cannot read {path!r}: {exc.strerror or exc}") from None
 
 
+def _write(data):
+    """Write bytes (or a bytes-like object) to standard output."""
+    if sys.stdout is None:
+        raise OutputError("standard output is closed")
+    try:
+        sys.stdout.buffer.write(data)
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise OutputError(f"cannot write the output: {exc.strerror or exc}") from None
+
+
+def _count(text, name):
+    """A non-negative integer given on the command line (ASCII digits only)."""
+    if not re.fullmatch(r"[0-9]+", text, re.ASCII):
+        shown = text if len(text) <= 40 else text[:37] + "..."
+        raise InputError(f"{name} must be a non-negative integer (digits 0-9), got {shown!r}")
+    return int(text)
+
+
 # -- grundy graph ------------------------------------------------------------
 
-def read_graph(data, one_based=False):
+def read_graph(data, *, one_based=False, max_memory=None):
     """Parse ``n m`` then m lines ``u v`` into a GameGraph."""
+    from grundy._common import check_memory
+    from grundy._core import textio
+    from grundy.graph import GameGraph
+    import numpy as np
+
     tokens = textio.parse_ints(data, 2)
     if len(tokens) == 0:
         raise InputError("empty input: expected 'n m' on the first line")
     n, m = int(tokens[0]), int(tokens[1])
+    lead = len(data) - len(bytes(data).lstrip(b" \t\r\n"))
+    first_line = bytes(data[:lead]).count(b"\n") + 1       # the line of 'n m'
     if n < 0 or m < 0:
-        raise InputError(f"first line: n and m must be >= 0, got 'n m' = '{n} {m}'")
+        raise InputError(f"line {first_line}: n and m must be >= 0, got 'n m' = '{n} {m}'")
     given = (len(tokens) - 2) // 2
     if given != m:
         raise InputError(f"the first line announces m = {m} edges, but {given} edge lines follow")
+    # The whole run at its peak: the CSR and its building, the solve, the output.
+    check_memory(8 * (n + 1) + 24 * m + 33 * n + 8 * m + 26 * n, max_memory,
+                 f"a graph with n = {n:,} vertices and m = {m:,} edges")
     edges = tokens[2:].reshape(m, 2)
     if one_based:
         edges = edges - 1
@@ -54,12 +97,29 @@ def read_graph(data, one_based=False):
         base = 1 if one_based else 0
         u, v = (int(x) + base for x in edges[i])
         valid = f"{base}..{n - 1 + base}" if n else "none (n = 0)"
-        raise InputError(f"edge {i + 1} (line {i + 2}) = '{u} {v}': vertices must be in "
+        line = _edge_line(data, first_line, i)
+        raise InputError(f"edge {i + 1} (line {line}) = '{u} {v}': vertices must be in "
                          f"{valid}{' (--one-based)' if one_based else ''}")
-    return GameGraph.from_edges(edges, n=n)
+    return GameGraph.from_edges(edges, n=n, max_memory=max_memory)
+
+
+def _edge_line(data, first_line, i):
+    """The line number of edge i (0-based) of an 'n m' input: blank lines
+    are skipped by the parser, so count the non-blank lines."""
+    lines = bytes(data).split(b"\n")
+    seen = -1                                    # the header is not an edge
+    for k in range(first_line - 1, len(lines)):
+        if lines[k].strip(b" \t\r"):
+            if seen == i:
+                return k + 1
+            seen += 1
+    return first_line + 1 + i                    # pragma: no cover
 
 
 def _cmd_graph(args):
+    from grundy._core import textio
+    from grundy.graph import GameGraph
+
     data = _read_input(args.file)
     if args.format == "edges":
         if args.one_based:
@@ -67,31 +127,36 @@ def _cmd_graph(args):
                              "an edge list are names)")
         g = GameGraph.parse_edges(data)
     else:
-        g = read_graph(data, one_based=args.one_based)
-    sol = g.solve(misere=args.misere)
+        g = read_graph(data, one_based=args.one_based, max_memory=args.max_memory)
+    sol = g.solve(misere=args.misere, max_memory=args.max_memory)
     text = textio.format_outcomes(sol.outcome, sol.remoteness)
     if args.format == "edges":
         # Echo the names: "name WIN r", in order of first appearance.
         names = "\n".join(g.nodes).encode("utf-8").split(b"\n") if len(g.nodes) else []
         text = b"".join(name + b" " + line + b"\n"
-                        for name, line in zip(names, text.splitlines()))
-    sys.stdout.buffer.write(text)
+                        for name, line in zip(names, bytes(text).splitlines()))
+    _write(text)
 
 
 # -- grundy nim --------------------------------------------------------------
 
 def _cmd_nim(args):
+    from grundy._core import textio
+
     data = _read_input(args.file)
     answers, big = textio.nim_lines(data, misere=args.misere)
     if big:
         answers = _answer_big_piles(data, answers, big, args.misere)
-    sys.stdout.buffer.write(answers)
+    _write(answers)
 
 
 def _answer_big_piles(data, answers, big, misere):
     """Splice in the answers of the lines with a pile of 2^64 or more
     (already checked: ASCII digits, spaces and tabs), computed exactly with
     Python integers."""
+    from grundy._common import LOSS
+    from grundy.nim import nim_move, nim_outcome
+
     lines = data.split(b"\n")
     parts, done = [], 0
     for lineno, offset in big:
@@ -111,6 +176,8 @@ def _answer_big_piles(data, answers, big, misere):
 # -- grundy police -----------------------------------------------------------
 
 def _cmd_police(args):
+    from grundy.police import PoliceThief
+
     board = PoliceThief.parse(_read_input(args.file))
     sol = board.solve(max_memory=args.max_memory)
     out = [sol.result]
@@ -122,7 +189,7 @@ def _cmd_police(args):
             out.append("")
             out.append(f"state {k}: police {st.police}, thief {st.thief}, {mover} to move")
             out.append(board.render(st.police, st.thief))
-    sys.stdout.write("\n".join(out) + "\n")
+    _write(("\n".join(out) + "\n").encode())
 
 
 # -- grundy octal -------------------------------------------------------------
@@ -135,7 +202,8 @@ class _ProgressBar:
         self.shown = False
 
     def __call__(self, done, total):
-        if time.perf_counter() - self.start < 1.0 or not sys.stderr.isatty():
+        if time.perf_counter() - self.start < 1.0 or sys.stderr is None or \
+                not sys.stderr.isatty():
             return
         width = 40
         filled = width * done // max(total, 1)
@@ -149,38 +217,37 @@ class _ProgressBar:
 
 
 def _cmd_octal(args):
-    try:
-        n = int(args.n)
-    except ValueError:
-        raise InputError(f"N must be an integer, got {args.n!r}") from None
-    if n < 0:
-        raise InputError(f"N must be >= 0, got {n}")
+    from grundy._common import check_memory
+    from grundy.octal import parse_game
+
+    n = _count(args.n, "N")
     game = parse_game(args.code)
+    # The values (4 bytes each, and their copy) and the text of the output.
+    check_memory(4 * (n + 1) * 3 + 12 * (n + 1), args.max_memory,
+                 f"printing G(0..{n:,})")
     bar = _ProgressBar()
     try:
-        values = game.values(n, progress=bar)
+        values = game.values(n, progress=bar, max_memory=args.max_memory)
     finally:
         bar.close()
-    out = [" ".join(map(str, values.tolist()))]
+    step = 1 << 20                  # the text in slices: no list of n ints at once
+    for start in range(0, n + 1, step):
+        chunk = " ".join(map(str, values[start:start + step].tolist()))
+        _write(((" " if start else "") + chunk).encode())
+    _write(b"\n")
     if args.period:
         per = game.periodicity(n)
-        out.append(f"period {per.period} preperiod {per.preperiod} proved-at {per.proved_at}"
-                   if per is not None else f"no period found up to {n}")
-    sys.stdout.write("\n".join(out) + "\n")
+        _write((f"period {per.period} preperiod {per.preperiod} proved-at {per.proved_at}"
+                if per is not None else f"no period found up to {n}").encode() + b"\n")
 
 
 def _memory(text):
-    """--max-memory: bytes, or with a K/M/G suffix (binary)."""
-    units = {"K": 2 ** 10, "M": 2 ** 20, "G": 2 ** 30}
-    t = text.strip().upper().removesuffix("B").removesuffix("I")
-    scale = units.get(t[-1:], 1)
+    """--max-memory: bytes, or with a K/M/G/T suffix (binary)."""
+    from grundy._common import parse_size
     try:
-        value = float(t[:-1] if t[-1:] in units else t) * scale
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid memory size {text!r} (e.g. 2G, 512M)") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"memory size must be positive, got {text!r}")
-    return int(value)
+        return parse_size(text, "--max-memory")
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 # -- wiring ------------------------------------------------------------------
@@ -189,12 +256,28 @@ def _add_file(parser):
     parser.add_argument("file", nargs="?", help="input file (default: standard input)")
 
 
+def _add_max_memory(parser):
+    parser.add_argument("--max-memory", type=_memory, default=None, metavar="SIZE",
+                        help="refuse work needing more memory than SIZE, e.g. 512M or 4G "
+                             "(default: the memory available)")
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its usage errors in the one error format."""
+
+    def error(self, message):
+        _error(f"{message} (see '{self.prog} --help')")
+        raise SystemExit(EXIT_INPUT)
+
+
 def build_parser():
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="grundy",
         description="Solve two-player games exactly.  Each command reads FILE (or "
                     "standard input) and prints plain text; 'grundy COMMAND --help' "
-                    "tells more.")
+                    "tells more.",
+        epilog="Exit status: 0 done, 2 bad input or a computation refused (memory), "
+               "1 the output could not be written, 130 interrupted (Ctrl-C).")
     parser.add_argument("--version", action="version", version=f"grundy {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
     sub.required = True
@@ -213,14 +296,16 @@ def build_parser():
     p.add_argument("--misere", action="store_true",
                    help="a position with no move is a WIN (default: LOSS)")
     p.add_argument("--one-based", action="store_true", help="vertices are numbered 1..n")
+    _add_max_memory(p)
     p.set_defaults(run=_cmd_graph)
 
     p = sub.add_parser(
         "nim", help="who wins a Nim position, and a winning move",
-        description="Read one Nim position per line (pile sizes separated by spaces; a "
-                    "blank line is the empty position) and print 'LOSS', or 'WIN i k' for "
-                    "a winning move that leaves pile i (0-based) with k stones ('WIN' alone for the "
-                    "empty position in misère play, won already).")
+        description="Read one Nim position per line (pile sizes in digits 0-9 separated by "
+                    "spaces or tabs; a blank line is the empty position) and print 'LOSS', "
+                    "or 'WIN i k' for a winning move that leaves pile i (0-based) with k "
+                    "stones ('WIN' alone for the empty position in misère play, won "
+                    "already).  Piles may have any number of digits.")
     _add_file(p)
     p.add_argument("--misere", action="store_true",
                    help="misère play: whoever takes the last stone loses")
@@ -229,14 +314,13 @@ def build_parser():
     p = sub.add_parser(
         "police", help="police and thief on a board: who wins from the start",
         description="Read 'n m' then n rows of m cells ('.' free, '*' blocked, 'P' police, "
-                    "'T' thief, 'E' exit) and print 'Police catches the thief', 'The thief "
-                    "escapes' or 'Draw'.  The police moves first, in 8 directions; the thief "
-                    "in 4; either may pass.")
+                    "'T' thief, 'E' exit, any number of them) and print 'Police catches "
+                    "the thief', 'The thief escapes' or 'Draw'.  The police moves first, in "
+                    "8 directions; the thief in 4; either may pass.")
     _add_file(p)
     p.add_argument("--explain", action="store_true",
                    help="also print the remoteness and the line of play, board by board")
-    p.add_argument("--max-memory", type=_memory, default=DEFAULT_MAX_MEMORY, metavar="SIZE",
-                   help="refuse boards needing more memory than this (default 4G)")
+    _add_max_memory(p)
     p.set_defaults(run=_cmd_police)
 
     p = sub.add_parser(
@@ -248,27 +332,65 @@ def build_parser():
     p.add_argument("n", metavar="N")
     p.add_argument("--period", action="store_true",
                    help="also print the proved period: 'period P preperiod E proved-at K'")
+    _add_max_memory(p)
     p.set_defaults(run=_cmd_octal)
     return parser
 
 
-def main(argv=None):
-    if hasattr(sys, "set_int_max_str_digits"):
-        sys.set_int_max_str_digits(0)        # piles of any size, in and out
-    parser = build_parser()
-    args = parser.parse_args(argv)
+def _error(message):
+    if sys.stderr is not None:
+        try:
+            print(f"grundy: error: {message}", file=sys.stderr)
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass
+
+
+def _silence_stdout():
+    """After an output failure, point stdout at /dev/null so that Python's
+    own flush at exit does not fail (and print) a second time."""
     try:
-        args.run(args)
-    except (ValueError, TypeError, OverflowError) as exc:
-        print(f"grundy: error: {exc}", file=sys.stderr)
-        return 2
-    except MemoryError as exc:
-        print(f"grundy: error: out of memory{': ' + str(exc) if str(exc) else ''}",
-              file=sys.stderr)
-        return 2
-    except BrokenPipeError:
-        return 0
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, sys.stdout.fileno())
+        os.close(fd)
+    except (OSError, AttributeError, ValueError):
+        pass
+
+
+def main(argv=None):
+    """Run the command line; returns the exit status."""
+    try:
+        if hasattr(sys, "set_int_max_str_digits"):
+            sys.set_int_max_str_digits(0)        # piles of any size, in and out
+        parser = build_parser()
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as exc:                # --help, --version, or a usage error
+            return exc.code if isinstance(exc.code, int) else EXIT_INPUT
+        # Import the solvers here, inside the error handling (Ctrl-C included).
+        import grundy.graph  # noqa: F401
+        try:
+            args.run(args)
+            if sys.stdout is not None:
+                sys.stdout.flush()
+        except OSError as exc:
+            if isinstance(exc, BrokenPipeError):
+                raise
+            raise OutputError(f"cannot write the output: {exc.strerror or exc}") from None
     except KeyboardInterrupt:
-        print("grundy: interrupted", file=sys.stderr)
-        return 130
+        _error("interrupted")
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:                       # the reader went away: not an error
+        _silence_stdout()
+        return 0
+    except OutputError as exc:
+        _silence_stdout()
+        _error(exc)
+        return EXIT_OUTPUT
+    except MemoryError as exc:                    # MemoryLimitError: refused beforehand
+        _error(str(exc) or "out of memory")
+        return EXIT_INPUT
+    except ValueError as exc:                     # bad input: InputError, BoardError, ...
+        _error(exc)
+        return EXIT_INPUT
     return 0

@@ -7,8 +7,9 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from grundy._common import (DRAW, LOSS, NO_MOVE, WIN, CycleError, Outcome,
-                            as_int64_array, check_count, readonly)
+from grundy._common import (DRAW, LOSS, NO_MOVE, WIN, CycleError, MemoryLimitError,
+                            Outcome, as_int64_array, check_bool, check_count, check_memory,
+                            format_bytes, is_integer, readonly, shorten)
 from grundy._core import csr as _csr
 from grundy._core import grundy as _grundy
 from grundy._core import loopy as _loopy
@@ -38,8 +39,19 @@ class GameGraph:
     __slots__ = ("_indptr", "_indices", "_nodes", "_index", "__weakref__")
 
     def __init__(self, indptr, indices, nodes=None):
-        indptr = as_int64_array(indptr, "indptr", ndim=1)
-        indices = as_int64_array(indices, "indices", ndim=1)
+        # The graph keeps copies: a caller changing its own arrays later (or
+        # from another thread while a kernel runs) cannot touch them.
+        self._setup(as_int64_array(indptr, "indptr", ndim=1),
+                    as_int64_array(indices, "indices", ndim=1), nodes)
+
+    @classmethod
+    def _owned(cls, indptr, indices, nodes=None):
+        """A graph on int64 arrays made by the library itself (not copied)."""
+        self = cls.__new__(cls)
+        self._setup(indptr, indices, nodes)
+        return self
+
+    def _setup(self, indptr, indices, nodes):
         _csr.check_csr(indptr, indices)
         self._indptr = readonly(indptr)
         self._indices = readonly(indices)
@@ -48,12 +60,25 @@ class GameGraph:
             self._nodes = range(n)
             self._index = None
         else:
+            if isinstance(nodes, (str, bytes)) or not hasattr(nodes, "__iter__"):
+                raise TypeError(f"nodes must be a sequence of names, got {shorten(nodes)}")
             self._nodes = tuple(nodes)
             if len(self._nodes) != n:
                 raise ValueError(f"{len(self._nodes)} node names for {n} vertices")
-            self._index = {name: i for i, name in enumerate(self._nodes)}
+            try:
+                self._index = {name: i for i, name in enumerate(self._nodes)}
+            except TypeError:
+                bad = next(x for x in self._nodes if not _hashable(x))
+                raise TypeError(f"node names must be hashable, got {shorten(bad)}") from None
             if len(self._index) != n:
-                raise ValueError("node names must be distinct")
+                seen = set()
+                dup = next(x for x in self._nodes if x in seen or seen.add(x))
+                raise ValueError(f"node names must be distinct: {shorten(dup)} appears twice")
+
+    def __reduce__(self):
+        # Rebuilt through _owned, so the arrays are read-only again.
+        nodes = None if self._index is None else self._nodes
+        return (_restore_graph, (type(self), self._indptr, self._indices, nodes))
 
     # -- constructors -----------------------------------------------------
 
@@ -67,7 +92,7 @@ class GameGraph:
         return cls(indptr, indices)
 
     @classmethod
-    def from_edges(cls, edges, n=None, *, names=False):
+    def from_edges(cls, edges, n=None, *, names=False, max_memory=None):
         """Graph from an (m, 2) array-like or an iterable of (u, v) moves.
 
         ``n`` is the number of vertices (default: largest vertex id + 1).
@@ -78,17 +103,24 @@ class GameGraph:
         in which they first appear; ``g.nodes`` lists them, and labels,
         ``line()`` and ``sol[...]`` then take and give names.
 
+        ``max_memory`` (bytes; default: the memory available) bounds what
+        the graph may take: a larger one is refused before it is allocated,
+        with :class:`grundy.MemoryLimitError`.
+
         >>> GameGraph.from_edges([(0, 1)], n=3)
         GameGraph(n_nodes=3, n_edges=1)
         >>> g = GameGraph.from_edges([("start", "mid"), ("mid", "end")], names=True)
         >>> g.nodes, g.solve().line("start")
         (('start', 'mid', 'end'), ['start', 'mid', 'end'])
         """
+        names = check_bool(names, "names")
         if names:
             if n is not None:
-                raise ValueError(f"n = {n!r} cannot be given with names=True: the vertices "
-                                 "are the names found in the edges")
+                raise ValueError(f"n = {shorten(n)} cannot be given with names=True: the "
+                                 "vertices are the names found in the edges")
             return cls._from_named_edges(edges)
+        if n is not None:
+            n = check_count(n, "n")
         if not isinstance(edges, np.ndarray) and not hasattr(edges, "__len__"):
             edges = list(edges)
         arr = as_int64_array(edges, "edges")
@@ -97,12 +129,9 @@ class GameGraph:
         if arr.ndim != 2 or arr.shape[1] != 2:
             raise ValueError(f"edges must have shape (m, 2), got {arr.shape}")
         if n is None:
-            n = int(arr.max()) + 1 if arr.size else 0
-            if n < 0:
-                n = 0
-        else:
-            n = check_count(n, "n")
-        return cls(*_csr_of_edges(arr, n))
+            n = max(int(arr.max()) + 1, 0) if arr.size else 0
+        _check_graph_memory(n, len(arr), max_memory)
+        return cls._owned(*_csr_of_edges(arr, n))
 
     @classmethod
     def _from_named_edges(cls, edges):
@@ -125,7 +154,7 @@ class GameGraph:
             raise TypeError(f"vertex names must be hashable, got {bad!r}") from None
         index = {name: i for i, name in enumerate(nodes)}
         ids = np.fromiter((index[x] for x in flat), dtype=np.int64, count=len(flat))
-        return cls(*_csr_of_edges(ids.reshape(-1, 2), len(nodes)), nodes)
+        return cls._owned(*_csr_of_edges(ids.reshape(-1, 2), len(nodes)), nodes)
 
     @classmethod
     def parse_edges(cls, text):
@@ -149,7 +178,7 @@ class GameGraph:
             nodes = tuple(name.decode("utf-8") for name in raw_names)
         except UnicodeDecodeError as exc:
             raise ValueError(f"the edge list is not UTF-8 text: {exc}") from None
-        return cls(*_csr_of_edges(ids, len(nodes)), nodes)
+        return cls._owned(*_csr_of_edges(ids, len(nodes)), nodes)
 
     @classmethod
     def read_edges(cls, path):
@@ -182,15 +211,26 @@ class GameGraph:
             index = {name: i for i, name in enumerate(nodes)}
             rows = []
             for name in nodes:
+                targets = adj[name]
+                if isinstance(targets, (str, bytes)) or not hasattr(targets, "__iter__"):
+                    raise TypeError(f"adj[{shorten(name)}] must be an iterable of successors, "
+                                    f"got {shorten(targets)}")
                 succ = []
-                for target in adj[name]:
-                    if target not in index:
-                        raise ValueError(f"successor {target!r} of {name!r} is not a key of the mapping")
-                    succ.append(index[target])
+                for target in targets:
+                    try:
+                        j = index.get(target)
+                    except TypeError:
+                        raise TypeError(f"successor {shorten(target)} of {shorten(name)} is not "
+                                        f"hashable, so it cannot be a node name") from None
+                    if j is None:
+                        raise ValueError(f"successor {shorten(target)} of {shorten(name)} is not "
+                                         f"a key of the mapping")
+                    succ.append(j)
                 rows.append(succ)
         else:
             if isinstance(adj, (str, bytes)) or not hasattr(adj, "__iter__"):
-                raise TypeError(f"adj must be a sequence or mapping of successor lists, got {type(adj).__name__}")
+                raise TypeError(f"adj must be a sequence or mapping of successor lists, "
+                                f"got {shorten(adj)}")
             rows = [list(succ) if hasattr(succ, "__iter__") and not isinstance(succ, (str, bytes))
                     else _not_iterable(v, succ) for v, succ in enumerate(adj)]
             nodes = None
@@ -206,7 +246,7 @@ class GameGraph:
             u = int(np.searchsorted(indptr, e, side="right") - 1)
             raise ValueError(f"successor {int(indices[e])} of vertex {u} is not a vertex: "
                              f"valid range is 0..{n - 1}")
-        return cls(indptr, indices, nodes)
+        return cls._owned(indptr, indices, nodes)
 
     @classmethod
     def from_scipy(cls, matrix):
@@ -226,7 +266,7 @@ class GameGraph:
         m.sum_duplicates()
         m.eliminate_zeros()
         m.sort_indices()
-        return cls(m.indptr.astype(np.int64), m.indices.astype(np.int64))
+        return cls._owned(m.indptr.astype(np.int64), m.indices.astype(np.int64))
 
     @classmethod
     def from_networkx(cls, digraph):
@@ -245,7 +285,7 @@ class GameGraph:
         index = {name: i for i, name in enumerate(nodes)}
         g = digraph if digraph.is_directed() else digraph.to_directed()
         edges = np.array([(index[u], index[v]) for u, v in g.edges()], dtype=np.int64).reshape(-1, 2)
-        return cls(*_csr_of_edges(edges, len(nodes)), nodes)
+        return cls._owned(*_csr_of_edges(edges, len(nodes)), nodes)
 
     # -- properties -------------------------------------------------------
 
@@ -290,7 +330,7 @@ class GameGraph:
             try:
                 return self._index[name]
             except (KeyError, TypeError):
-                raise ValueError(f"{name!r} is not a node of this graph") from None
+                raise ValueError(f"{shorten(name)} is not a node of this graph") from None
         v = check_count(name, "vertex")
         if v >= self.n_nodes:
             raise ValueError(f"vertex {v} is out of range: valid range is 0..{self.n_nodes - 1}"
@@ -302,13 +342,16 @@ class GameGraph:
 
     # -- solving ----------------------------------------------------------
 
-    def solve(self, misere=False, labels=None):
+    def solve(self, misere=False, labels=None, *, max_memory=None):
         """Win/loss/draw, remoteness and an optimal move for every vertex.
 
         ``misere``: a vertex with no move is a WIN (normally a LOSS).
         ``labels``: fixed outcomes, ``{vertex: WIN or LOSS}`` (node names
         for named graphs) or an int8 array of length n (0 = not fixed).  A
         labelled vertex is treated as terminal: its own moves are ignored.
+        ``max_memory`` (bytes; default: the memory available): a solve that
+        would need more is refused with :class:`grundy.MemoryLimitError`.
+        Ctrl-C stops a long solve (KeyboardInterrupt); the graph is unchanged.
 
         >>> g = GameGraph.from_edges([(0, 1), (1, 0), (1, 2)])
         >>> sol = g.solve()
@@ -317,15 +360,27 @@ class GameGraph:
         >>> g.solve(labels={2: WIN}).outcome.tolist()     # 0 <-> 1 now draw
         [0, 0, 1]
         """
+        misere = check_bool(misere, "misere")
+        n, m = self.n_nodes, self.n_edges
+        # Reverse CSR, state, outcome, remoteness and move; then the queue.
+        fixed = 8 * (n + 1) + 8 * m + 8 * n + n + 8 * n + 8 * n
+        what = f"solving a graph with {n:,} vertices and {m:,} edges"
+        limit = check_memory(fixed + _retro.queue_bytes(0), max_memory, what)
         outcome = self._labels_array(labels)
-        n = self.n_nodes
         remoteness = np.empty(n, dtype=np.int64)
         move = np.empty(n, dtype=np.int64)
-        _retro.solve_graph(self._indptr, self._indices, outcome, remoteness, move,
-                           bool(misere))
+        status = _retro.solve_graph(self._indptr, self._indices, outcome, remoteness, move,
+                                    misere, max_queue_bytes=limit - fixed)
+        if status != "ok":
+            needed = fixed + _retro.queue_bytes(n)
+            raise MemoryLimitError(
+                f"{what} needs up to {format_bytes(needed)}: its queue of decided positions "
+                f"outgrew the {format_bytes(limit - fixed)} left under "
+                f"{'the memory available' if max_memory is None else 'max_memory'} "
+                f"({format_bytes(limit)})", needed=needed, limit=limit)
         return Solution(self, outcome, remoteness, move)
 
-    def grundy(self):
+    def grundy(self, *, max_memory=None):
         """Grundy value (mex of the successors' values) of every vertex.
 
         The graph must be acyclic; a cycle raises :class:`grundy.CycleError`
@@ -335,6 +390,9 @@ class GameGraph:
         >>> GameGraph.from_edges([(0, 1), (0, 2), (1, 2)]).grundy().tolist()
         [2, 1, 0]
         """
+        n, m = self.n_nodes, self.n_edges
+        check_memory(24 * n + 8 * m + 8, max_memory,
+                      f"Grundy values of a graph with {n:,} vertices and {m:,} edges")
         value = np.empty(self.n_nodes, dtype=np.int64)
         cycle = _grundy.dag_grundy(self._indptr, self._indices, value)
         if cycle is not None:
@@ -345,7 +403,7 @@ class GameGraph:
                 f"acyclic game; use loopy_grundy() for games with cycles", names)
         return readonly(value)
 
-    def loopy_grundy(self):
+    def loopy_grundy(self, *, max_memory=None):
         """Generalized Sprague-Grundy values (the graph may have cycles).
 
         Worked example: a -> b -> c -> a, c -> d -> e.
@@ -360,6 +418,9 @@ class GameGraph:
         >>> (lv["c"] + 1).outcome, (lv["c"] + lv["c"]).outcome, (lv["d"] + 1).outcome
         (<Outcome.WIN: 1>, <Outcome.DRAW: 0>, <Outcome.LOSS: -1>)
         """
+        n, m = self.n_nodes, self.n_edges
+        check_memory(68 * n + 17 * m + 16, max_memory,
+                     f"loopy Grundy values of a graph with {n:,} vertices and {m:,} edges")
         value = np.empty(self.n_nodes, dtype=np.int64)
         stages = _loopy.loopy_grundy(self._indptr, self._indices, value)
         return LoopyGrundy(self, value, stages)
@@ -398,13 +459,28 @@ def _hashable(x):
 
 
 def _not_iterable(v, succ):
-    raise TypeError(f"adj[{v}] must be an iterable of successors, got {succ!r}")
+    raise TypeError(f"adj[{v}] must be an iterable of successors, got {shorten(succ)}")
 
 
 def _check_label(value, key):
-    if isinstance(value, (bool, np.bool_)) or value not in (WIN, LOSS):
-        raise ValueError(f"label of {key!r} is {value!r}: a label must be WIN (1) or LOSS (-1)")
+    if not is_integer(value):
+        raise TypeError(f"label of {shorten(key)} is {shorten(value)}: a label must be "
+                        f"WIN (1) or LOSS (-1)")
+    if value not in (WIN, LOSS):
+        raise ValueError(f"label of {shorten(key)} is {shorten(value)}: a label must be "
+                         f"WIN (1) or LOSS (-1)")
     return int(value)
+
+
+def _check_graph_memory(n, m, max_memory):
+    """Refuse a graph whose CSR (and its building) would not fit."""
+    check_memory(8 * (n + 1) + 24 * m, max_memory,
+                 f"a graph with n = {n:,} vertices and {m:,} edges")
+
+
+def _restore_graph(cls, indptr, indices, nodes):
+    return cls._owned(np.array(indptr, dtype=np.int64), np.array(indices, dtype=np.int64),
+                      nodes)
 
 
 class Solution:
@@ -421,6 +497,10 @@ class Solution:
         self.outcome = readonly(outcome)
         self.remoteness = readonly(remoteness)
         self.move = readonly(move)
+
+    def __reduce__(self):
+        # Through __init__, so the arrays are read-only after pickle or deepcopy.
+        return (type(self), (self.graph, self.outcome, self.remoteness, self.move))
 
     def __len__(self):
         return len(self.outcome)

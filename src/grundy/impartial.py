@@ -15,11 +15,12 @@ theorem a sum is worth the xor of its parts' values.
 """
 import functools
 import operator
+import threading
 from collections import Counter
 
 import numpy as np
 
-from grundy._common import LOSS, WIN, CycleError, check_count, readonly
+from grundy._common import LOSS, WIN, CycleError, is_integer, readonly, shorten
 from grundy._core import grundy as _grundy
 from grundy.loopy import loopy_sum
 
@@ -35,7 +36,7 @@ def grundy_sum(values):
     out = 0
     for i, v in enumerate(values):
         if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
-            raise TypeError(f"value {i} is {v!r}: Grundy values are integers")
+            raise TypeError(f"value {i} is {shorten(v)}: Grundy values are integers")
         if v < 0:
             raise ValueError(f"value {i} is {v}: Grundy values are >= 0")
         out ^= int(v)
@@ -62,7 +63,11 @@ class Sum:
             if isinstance(p, Sum):
                 flat.extend(p.parts)
             else:
-                hash(p)          # positions must be hashable: fail here, clearly
+                try:
+                    hash(p)      # positions must be hashable: fail here, clearly
+                except TypeError:
+                    raise TypeError(f"a Sum holds positions, which must be hashable; got "
+                                    f"{shorten(p)} (use a tuple, not a list)") from None
                 flat.append(p)
         self.parts = tuple(flat)
         self._key = None
@@ -86,6 +91,16 @@ class Sum:
 
     def __repr__(self):
         return f"Sum({', '.join(map(repr, self.parts))})"
+
+
+def _locked(method):
+    """Run a method of ImpartialGame under the game's lock (one thread at a
+    time reads or extends its cache)."""
+    @functools.wraps(method)
+    def locked(self, *args, **kwargs):
+        with self._lock:
+            return method(self, *args, **kwargs)
+    return locked
 
 
 def _components(option):
@@ -112,8 +127,12 @@ class ImpartialGame:
 
     def __init__(self, moves):
         if not callable(moves):
-            raise TypeError(f"moves must be callable, got {moves!r}")
+            raise TypeError(f"moves must be callable, got {shorten(moves)}")
         self._moves = moves
+        # Threads may share a game: one at a time explores (the others wait);
+        # a move function calling back into its own game is refused.
+        self._lock = threading.RLock()
+        self._exploring = False
         self._id = {}               # position -> id
         self._positions = []        # id -> position
         self._options = []          # id -> tuple of options (each a tuple of ids)
@@ -135,13 +154,33 @@ class ImpartialGame:
     def _call_moves(self, position):
         """``moves(position)`` as a list, called once per position and cached
         (shared by the acyclic and the loopy exploration)."""
-        options = self._moves_of.get(position)
+        try:
+            options = self._moves_of.get(position)
+        except TypeError:
+            raise TypeError(f"positions must be hashable, got {shorten(position)} "
+                            f"(use a tuple, not a list)") from None
         if options is None:
-            options = self._moves(position)
-            if not hasattr(options, "__iter__"):
-                raise TypeError(f"moves({position!r}) must return an iterable of options, "
-                                f"got {options!r}")
-            options = self._moves_of[position] = list(options)
+            if self._exploring:
+                raise RuntimeError("the move function called back into the ImpartialGame "
+                                   "that is exploring it; moves(p) must only list options")
+            self._exploring = True
+            try:
+                options = self._moves(position)
+            finally:
+                self._exploring = False
+            if isinstance(options, (str, bytes)) or not hasattr(options, "__iter__"):
+                raise TypeError(f"moves({shorten(position)}) must return an iterable of "
+                                f"options, got {shorten(options)}")
+            options = list(options)
+            for o in options:
+                for c in _components(o):
+                    try:
+                        hash(c)
+                    except TypeError:
+                        raise TypeError(f"moves({shorten(position)}) returned the option "
+                                        f"{shorten(c)}, which is not hashable: positions must "
+                                        f"be hashable (use a tuple, not a list)") from None
+            self._moves_of[position] = options
         return options
 
     def _register(self, position):
@@ -156,12 +195,20 @@ class ImpartialGame:
         """Explore everything reachable from roots; value every new position.
 
         On any error (or Ctrl-C) the partial exploration is undone."""
-        first_new = len(self._positions)
-        try:
-            self._explore_from(roots, first_new)
-        except BaseException:
-            self._rollback(first_new)
-            raise
+        for root in roots:
+            for c in _components(root):
+                try:
+                    hash(c)
+                except TypeError:
+                    raise TypeError(f"positions must be hashable, got {shorten(c)} "
+                                    f"(use a tuple, not a list)") from None
+        with self._lock:
+            first_new = len(self._positions)
+            try:
+                self._explore_from(roots, first_new)
+            except BaseException:
+                self._rollback(first_new)
+                raise
 
     def _explore_from(self, roots, first_new):
         order = []
@@ -230,16 +277,19 @@ class ImpartialGame:
 
     # -- values ---------------------------------------------------------------
 
+    @_locked
     def grundy(self, position):
         """Grundy value of a position (or of a :class:`Sum` of positions)."""
         self._explore([position])
         return functools.reduce(operator.xor,
                                 (int(self._value[self._id[c]]) for c in _components(position)), 0)
 
+    @_locked
     def outcome(self, position):
         """WIN or LOSS for the player to move (normal play)."""
         return WIN if self.grundy(position) else LOSS
 
+    @_locked
     def options(self, position):
         """The options of ``position`` as given by the move function
         (for a :class:`Sum`: the sums with one component moved)."""
@@ -254,10 +304,12 @@ class ImpartialGame:
         self._explore([position])
         return list(self._options[self._id[position]])
 
+    @_locked
     def winning_moves(self, position):
         """The options that leave a position of value 0 (empty in a LOSS)."""
         return [o for o in self.options(position) if self.grundy(o) == 0]
 
+    @_locked
     def table(self, positions):
         """Grundy values of many positions at once, as an int64 array.
 
@@ -282,6 +334,7 @@ class ImpartialGame:
             return out
         return [_node(o) for o in self._call_moves(node)]
 
+    @_locked
     def loopy_grundy(self, position):
         """Generalized Sprague-Grundy value of a position of a game that may
         have cycles, as a :class:`grundy.LoopyValue`.

@@ -134,6 +134,10 @@ class LoopyGrundy:
         outcome[(value < 0) & has_zero] = WIN
         self.outcome = readonly(outcome)
 
+    def __reduce__(self):
+        # Through __init__, so the arrays are read-only after pickle or deepcopy.
+        return (type(self), (self.graph, np.array(self.value), self.stages))
+
     def k(self, v):
         """K of vertex (or node name) ``v``: its successors' finite values
         if v is infinite, else the empty set."""

@@ -10,12 +10,14 @@ Periodicity(preperiod=52, period=34, proved_at=174)
 (0, 3)
 """
 import re
+import threading
 import time
 from collections import namedtuple
 
 import numpy as np
 
-from grundy._common import check_count, readonly
+from grundy._common import (check_bool, check_count, check_int, check_memory,
+                            readonly, shorten)
 from grundy._core import octal as _octal
 
 __all__ = ["OctalGame", "HexGame", "GrundysGame", "SubtractionGame", "TakeAndBreakGame",
@@ -34,6 +36,16 @@ max_value the largest G, first reached at max_at."""
 
 DEFAULT_PERIOD_SEARCH = 1 << 16
 _AUTO_MASK_SAMPLE = 1 << 13
+
+
+def _rule_array(rule, name, minimum):
+    """A move rule (the numbers k of tokens taken) as a sorted int64 array."""
+    if isinstance(rule, (str, bytes)) or not hasattr(rule, "__iter__"):
+        raise TypeError(f"{name} must be a collection of integers, got {shorten(rule)}")
+    ks = set()
+    for k in rule:
+        ks.add(check_count(k, f"{name} member", minimum=minimum))
+    return np.array(sorted(ks), dtype=np.int64)
 
 
 def _rare(values, mask):
@@ -56,9 +68,13 @@ class TakeAndBreakGame:
 
     def __init__(self, name, take0=(), take1=(), take2=(), take3=(), unequal=False):
         self.name = name
-        self._rules = tuple(np.array(sorted(set(r)), dtype=np.int64)
-                            for r in (take0, take1, take2, take3))
-        self._unequal = bool(unequal)
+        # take0/take1 move to a smaller heap only if they take at least one
+        # token; take2/take3 may take none (d0 = 4 or 8: split only).
+        self._rules = tuple(_rule_array(r, f"take{i}", minimum) for i, r, minimum in
+                            zip(range(4), (take0, take1, take2, take3), (1, 1, 0, 0)))
+        self._unequal = check_bool(unequal, "unequal")
+        # One lock per game: threads sharing it see one consistent cache.
+        self._lock = threading.RLock()
         self._G = np.zeros(1024, dtype=np.uint32)
         self._n = 0                       # G[0:_n] is known
         self._mask = None
@@ -87,7 +103,7 @@ class TakeAndBreakGame:
 
     # -- values -----------------------------------------------------------------
 
-    def values(self, n, *, kernel="auto", mask=None, progress=None):
+    def values(self, n, *, kernel="auto", mask=None, progress=None, max_memory=None):
         """The nim-values G(0..n) as an array (uint16, or uint32 if needed).
 
         ``kernel``: "auto" (the sparse-space kernel for splitting games, with
@@ -96,29 +112,38 @@ class TakeAndBreakGame:
         2^13 values come from the plain scan, and the mask is chosen from them.  ``progress(done, total)`` is
         called between chunks of a long run.  Ctrl-C stops the run with
         KeyboardInterrupt and keeps every value computed before it.
+        ``max_memory`` (bytes; default: the memory available): a longer
+        sequence is refused with :class:`grundy.MemoryLimitError` first.
+        The game may be shared by threads (its cache is locked).
 
         >>> SubtractionGame({2, 3, 7}).values(9).tolist()
         [0, 0, 1, 1, 2, 0, 0, 1, 1, 2]
         """
         n = check_count(n, "n")
         if kernel not in ("auto", "sparse", "plain"):
-            raise ValueError(f"kernel must be 'auto', 'sparse' or 'plain', got {kernel!r}")
+            raise ValueError(f"kernel must be 'auto', 'sparse' or 'plain', got {shorten(kernel)}")
         if mask is not None:
-            mask = check_count(mask, "mask", minimum=1)
-            if mask > 0xFFFFFFFF:
-                raise ValueError(f"mask must fit in 32 bits, got {mask:#x}")
+            mask = check_count(mask, "mask", minimum=1, maximum=0xFFFFFFFF)
+        if progress is not None and not callable(progress):
+            raise TypeError(f"progress must be callable as progress(done, total), "
+                            f"got {shorten(progress)}")
         if kernel == "sparse" and not self.splits:
             raise ValueError(f"the sparse kernel needs a game that splits heaps into two; "
                              f"{self!r} does not")
-        self._extend(n + 1, kernel, mask, progress)
-        G = self._G[:n + 1]
-        return readonly(G.astype(np.uint16) if int(G.max(initial=0)) < 1 << 16 else G.copy())
+        with self._lock:
+            self._extend(n + 1, kernel, mask, progress, max_memory, extra_bytes=4 * (n + 1))
+            G = self._G[:n + 1]
+            return readonly(G.astype(np.uint16) if int(G.max(initial=0)) < 1 << 16
+                            else G.copy())
 
-    def _extend(self, stop, kernel, mask, progress):
+    def _extend(self, stop, kernel, mask, progress, max_memory=None, extra_bytes=0):
         if stop <= self._n:
             return
         if len(self._G) < stop:
-            bigger = np.zeros(max(stop, 2 * len(self._G)), dtype=np.uint32)
+            size = stop if stop > 2 * len(self._G) else 2 * len(self._G)
+            check_memory(4 * (size + len(self._G)) + extra_bytes, max_memory,
+                         f"the values G(0..{stop - 1:,}) of {self!r}")
+            bigger = np.zeros(size, dtype=np.uint32)
             bigger[:self._n] = self._G[:self._n]
             self._G = bigger
         take0, take1, take2, take3 = self._rules
@@ -134,15 +159,24 @@ class TakeAndBreakGame:
                 else:
                     use = self._auto_mask()
             t0 = time.perf_counter()
-            if sparse and use is not None:
-                _octal.sparse_extend(self._G, self._n, hi, take0, take1, take2,
-                                     self._unequal, use)
-            else:
-                _octal.plain_extend(self._G, self._n, hi, take0, take1, take2, take3,
-                                    self._unequal)
+            try:
+                if sparse and use is not None:
+                    _octal.sparse_extend(self._G, self._n, hi, take0, take1, take2,
+                                         self._unequal, use)
+                else:
+                    _octal.plain_extend(self._G, self._n, hi, take0, take1, take2, take3,
+                                        self._unequal)
+            except BaseException as exc:
+                # Ctrl-C inside the kernel: keep the values it finished.
+                reached = getattr(exc, "reached", None)
+                if isinstance(reached, int) and self._n <= reached <= hi:
+                    self._n = reached
+                raise
             self._n = hi
             dt = time.perf_counter() - t0
-            chunk = max(64, min(1 << 20, int(chunk * (0.25 / dt if dt > 0 else 4))))
+            # Chunks of about 0.25 s, at most doubling: a value costs more
+            # as n grows, so one fast chunk must not launch a huge one.
+            chunk = max(64, min(2 * chunk, 1 << 20, int(chunk * (0.25 / dt if dt > 0 else 2))))
             if progress is not None:
                 progress(self._n, total)
 
@@ -166,23 +200,24 @@ class TakeAndBreakGame:
             self._mask = (best | high) if best and best_rare * 4 <= len(G) else 0
         return self._mask or None
 
-    def value(self, n):
+    def value(self, n, *, max_memory=None):
         """G(n) for any n >= 0: from the proved period once one is known
         (a period search up to 2^16 is tried before computing far values).
 
         >>> GrundysGame().value(20)
         0
         """
-        n = check_count(n, "n")
-        if n < self._n:
+        n = check_int(n, "n", 0)                # any size: a proved period reduces it
+        with self._lock:
+            if n < self._n:
+                return int(self._G[n])
+            if self._period is None and n >= DEFAULT_PERIOD_SEARCH:
+                self.periodicity()
+            if self._period is not None and n >= self._period.preperiod:
+                e, p = self._period.preperiod, self._period.period
+                n = e + (n - e) % p
+            self._extend(n + 1, "auto", None, None, max_memory)
             return int(self._G[n])
-        if self._period is None and n >= DEFAULT_PERIOD_SEARCH:
-            self.periodicity()
-        if self._period is not None and n >= self._period.preperiod:
-            e, p = self._period.preperiod, self._period.period
-            n = e + (n - e) % p
-        self._extend(n + 1, "auto", None, None)
-        return int(self._G[n])
 
     # -- periodicity ------------------------------------------------------------
 
@@ -202,6 +237,10 @@ class TakeAndBreakGame:
         >>> OctalGame("0.6").periodicity(4096) is None       # Officers: no period known
         True
         """
+        with self._lock:
+            return self._periodicity(n_max)
+
+    def _periodicity(self, n_max):
         if self._period is not None:
             return self._period
         n_max = DEFAULT_PERIOD_SEARCH if n_max is None else check_count(n_max, "n_max")
@@ -230,11 +269,12 @@ class TakeAndBreakGame:
         >>> rc.rare_count, rc.rare_values
         (..., (0, 1, ...))
         """
-        mask = check_count(mask, "mask", minimum=1)
-        if mask > 0xFFFFFFFF:
-            raise ValueError(f"mask must fit in 32 bits, got {mask:#x}")
-        G = self.values(self._n - 1 if n is None and self._n else (n or 0)) \
-            .astype(np.uint32)
+        mask = check_count(mask, "mask", minimum=1, maximum=0xFFFFFFFF)
+        if n is not None:
+            n = check_count(n, "n")
+        with self._lock:
+            G = self.values(self._n - 1 if n is None and self._n else (n or 0)) \
+                .astype(np.uint32)
         rare = _rare(G, mask)
         positions = np.flatnonzero(rare)
         return RareCommon(mask=mask, n=len(G) - 1, rare_count=len(positions),
@@ -251,26 +291,26 @@ def _parse_code(code, base):
     """(take0, take1, take2, take3) from a code "d0.d1d2..." in base 8 or 16."""
     kind = "octal" if base == 8 else "hexadecimal"
     if not isinstance(code, str):
-        raise TypeError(f"the {kind} code must be a string such as '0.137', got {code!r}")
+        raise TypeError(f"the {kind} code must be a string such as '0.137', got {shorten(code)}")
     m = _OCTAL_RE.match(code.strip())
     if not m:
-        raise ValueError(f"{code!r} is not a{'n' if base == 8 else ''} {kind} code: expected "
+        raise ValueError(f"{shorten(code)} is not a{'n' if base == 8 else ''} {kind} code: expected "
                          f"'d0.d1d2...' such as {'0.137' if base == 8 else '0.3F'}")
     d0, rest = m.group(1) or "0", m.group(2)
     digits = []
     for ch in d0 + rest:
         d = int(ch, 16)
         if d >= base:
-            raise ValueError(f"{code!r}: digit {ch!r} is not {kind} (0-{'7' if base == 8 else 'F'})")
+            raise ValueError(f"{shorten(code)}: digit {ch!r} is not {kind} (0-{'7' if base == 8 else 'F'})")
         digits.append(d)
     allowed0 = (0, 4) if base == 8 else (0, 4, 8, 12)
     if digits[0] not in allowed0:
-        raise ValueError(f"{code!r}: d0 must be {' or '.join(map(str, allowed0))} "
+        raise ValueError(f"{shorten(code)}: d0 must be {' or '.join(map(str, allowed0))} "
                          f"(split without taking), got {d0!r}")
     while len(digits) > 1 and digits[-1] == 0:
         digits.pop()
     if not any(digits):
-        raise ValueError(f"{code!r} allows no move at all")
+        raise ValueError(f"{shorten(code)} allows no move at all")
     rules = ([], [], [], [])
     for k, d in enumerate(digits):
         for bit, rule in ((1, 0), (2, 1), (4, 2), (8, 3)):
@@ -326,14 +366,11 @@ class SubtractionGame(TakeAndBreakGame):
 
     def __init__(self, subtraction_set):
         if isinstance(subtraction_set, (str, bytes)) or not hasattr(subtraction_set, "__iter__"):
-            raise TypeError(f"the subtraction set must be a set of integers, got {subtraction_set!r}")
+            raise TypeError(f"the subtraction set must be a set of integers, "
+                            f"got {shorten(subtraction_set)}")
         s = set()
         for x in subtraction_set:
-            if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)):
-                raise TypeError(f"subtraction set member {x!r} is not an integer")
-            if x <= 0:
-                raise ValueError(f"subtraction set members must be positive, got {x}")
-            s.add(int(x))
+            s.add(check_count(x, "a subtraction set member", minimum=1))
         if not s:
             raise ValueError("the subtraction set is empty")
         self.subtraction_set = frozenset(s)
@@ -356,18 +393,16 @@ def parse_game(spec):
     """A game from its command-line name: an octal code, 'hex:CODE',
     'grundy' or 'sub:1,3,4'."""
     if not isinstance(spec, str):
-        raise TypeError(f"a game is named by a string, got {spec!r}")
+        raise TypeError(f"a game is named by a string, got {shorten(spec)}")
     s = spec.strip()
     if s.lower() == "grundy":
         return GrundysGame()
     if s.lower().startswith("sub:"):
         parts = [p.strip() for p in s[4:].split(",")]
-        try:
-            members = [int(p) for p in parts]
-        except ValueError:
-            raise ValueError(f"{spec!r}: a subtraction set is 'sub:' and integers separated "
-                             f"by commas, such as sub:1,3,4") from None
-        return SubtractionGame(members)
+        if not all(re.fullmatch(r"[0-9]+", p, re.ASCII) for p in parts):
+            raise ValueError(f"{shorten(spec)}: a subtraction set is 'sub:' and integers "
+                             f"(digits 0-9) separated by commas, such as sub:1,3,4")
+        return SubtractionGame([int(p) for p in parts])
     if s.lower().startswith("hex:"):
         return HexGame(s[4:])
     return OctalGame(s)

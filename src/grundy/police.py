@@ -18,12 +18,15 @@ the thief's cell, the thief by standing on an exit (without the police).
 >>> sol.best_move((0, 0), (2, 3), police_to_move=False)     # the thief heads up
 (1, 3)
 """
+import re
 from collections import namedtuple
 
 import numpy as np
 
-from grundy._common import DRAW, LOSS, WIN, Outcome, check_count, readonly
+from grundy._common import (DRAW, LOSS, WIN, MemoryLimitError, Outcome, check_bool,
+                            check_memory, format_bytes, is_integer, readonly, shorten)
 from grundy._core import police as _police
+from grundy._core import retrograde as _retro
 
 __all__ = ["PoliceThief", "PoliceThiefSolution", "BoardError", "State"]
 
@@ -31,19 +34,18 @@ KING = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 ROOK = ((-1, 0), (0, -1), (0, 1), (1, 0))
 MOVE_SETS = {"king": KING, "rook": ROOK}
 
-DEFAULT_MAX_MEMORY = 4 * 2 ** 30
-
 State = namedtuple("State", "police thief police_to_move")
 State.__doc__ = "A position: police cell, thief cell (both (row, col)), whose turn."
 
 
 def _as_cell(cell):
-    """``cell`` as a (row, col) tuple of ints, or a TypeError."""
-    try:
-        r, c = cell
-        return (int(r), int(c))
-    except (TypeError, ValueError):
-        raise TypeError(f"a cell is a (row, col) pair, got {cell!r}") from None
+    """``cell`` as a (row, col) tuple of Python ints, or a TypeError."""
+    if isinstance(cell, (str, bytes)) or not hasattr(cell, "__len__") or len(cell) != 2:
+        raise TypeError(f"a cell is a (row, col) pair of integers, got {shorten(cell)}")
+    r, c = cell
+    if not (is_integer(r) and is_integer(c)):
+        raise TypeError(f"a cell is a (row, col) pair of integers, got {shorten(cell)}")
+    return (int(r), int(c))
 
 
 class BoardError(ValueError):
@@ -56,26 +58,37 @@ class BoardError(ValueError):
         self.col = col
 
 
+# A step longer than this never stays on a board (and keeps the arithmetic
+# of cells far inside int64).
+_MAX_STEP = 2 ** 31
+
+
 def _move_set(moves, who):
     if isinstance(moves, str):
         try:
             return MOVE_SETS[moves]
         except KeyError:
-            raise ValueError(f"{who}_moves {moves!r} is not a move set: use 'king', 'rook' "
-                             f"or a list of (dr, dc) offsets") from None
-    try:
-        offsets = [tuple(int(x) for x in d) for d in moves]
-    except (TypeError, ValueError):
+            raise ValueError(f"{who}_moves {shorten(moves)} is not a move set: use 'king', "
+                             f"'rook' or a list of (dr, dc) offsets") from None
+    if isinstance(moves, bytes) or not hasattr(moves, "__iter__"):
         raise TypeError(f"{who}_moves must be 'king', 'rook' or a list of (dr, dc) "
-                        f"integer pairs, got {moves!r}") from None
-    for d in offsets:
-        if len(d) != 2:
-            raise ValueError(f"{who}_moves: offset {d!r} is not a (dr, dc) pair")
-        if d == (0, 0):
+                        f"integer pairs, got {shorten(moves)}")
+    offsets = []
+    for d in moves:
+        if isinstance(d, (str, bytes)) or not hasattr(d, "__len__") or len(d) != 2 or \
+                not all(is_integer(x) for x in d):
+            raise TypeError(f"{who}_moves: offset {shorten(d)} is not a (dr, dc) pair of "
+                            f"integers")
+        dr, dc = int(d[0]), int(d[1])
+        if max(abs(dr), abs(dc)) > _MAX_STEP:
+            raise ValueError(f"{who}_moves: offset {shorten(d)} is too long: |dr|, |dc| "
+                             f"must be at most 2^31")
+        if (dr, dc) == (0, 0):
             raise ValueError(f"{who}_moves: (0, 0) is not a step; passing is the "
                              f"'passing' option")
+        offsets.append((dr, dc))
     if len(set(offsets)) != len(offsets):
-        raise ValueError(f"{who}_moves: repeated offsets in {moves!r}")
+        raise ValueError(f"{who}_moves: repeated offsets in {shorten(moves)}")
     if not offsets or len(offsets) > 250:
         raise ValueError(f"{who}_moves must hold 1..250 offsets, got {len(offsets)}")
     return tuple(offsets)
@@ -84,95 +97,120 @@ def _move_set(moves, who):
 class PoliceThief:
     """A police-and-thief board and its rules.
 
+    ``rows``: the board as a list of row strings (``.`` free, ``*``
+    blocked, ``P``, ``T``, ``E``); use :meth:`parse` for text.
     ``police_moves`` / ``thief_moves``: ``"king"`` (8 neighbours),
     ``"rook"`` (4 orthogonal neighbours) or a list of ``(dr, dc)`` steps;
     defaults king for the police, rook for the thief.  ``passing``: either
     side may stay put instead of moving (default True).  Cells are (row, col),
-    0-based.
+    0-based.  A board may have any number of exits, none included (then the
+    thief can never win).
+
+    ``exits`` is an (E, 2) int64 array of the exit cells; ``cells`` the
+    (F, 2) array of the free cells, in cell-index order.
     """
 
     def __init__(self, rows, *, police_moves="king", thief_moves="rook", passing=True):
+        if isinstance(rows, (str, bytes)):
+            raise TypeError(f"rows must be a list of row strings, got the string "
+                            f"{shorten(rows)}; use PoliceThief.parse(text) for a whole board")
+        if not hasattr(rows, "__iter__"):
+            raise TypeError(f"rows must be a list of row strings, got {shorten(rows)}")
         rows = list(rows)
         if not rows:
             raise BoardError("the board has no rows")
         for r, row in enumerate(rows):
             if not isinstance(row, str):
-                raise TypeError(f"row {r} must be a string, got {row!r}")
+                raise TypeError(f"row {r} must be a string, got {shorten(row)}")
         width = len(rows[0])
         if width == 0:
             raise BoardError("row 0 is empty", row=0)
-        police, thief, exits = [], [], []
         for r, row in enumerate(rows):
             if len(row) != width:
-                raise BoardError(f"row {r} has {len(row)} cells, expected {width}: {row!r}", row=r)
-            for c, ch in enumerate(row):
-                if ch == "P":
-                    police.append((r, c))
-                elif ch == "T":
-                    thief.append((r, c))
-                elif ch == "E":
-                    exits.append((r, c))
-                elif ch not in ".*":
-                    raise BoardError(f"row {r}, column {c}: unknown cell {ch!r} "
-                                     f"(expected one of . * P T E)", row=r, col=c)
-        for name, found in (("P", police), ("T", thief)):
-            if not found:
-                raise BoardError(f"the board has no {name}")
-            if len(found) > 1:
-                (r, c) = found[1]
-                raise BoardError(f"a second {name} at row {r}, column {c} (the first is at "
-                                 f"row {found[0][0]}, column {found[0][1]})", row=r, col=c)
-        if not exits:
-            raise BoardError("the board has no exit E")
-        self.rows = tuple(rows)
-        self.n_rows, self.n_cols = len(rows), width
-        self.police, self.thief = police[0], thief[0]
-        self.exits = tuple(exits)
+                raise BoardError(f"row {r} has {len(row)} cells, expected {width}: "
+                                 f"{shorten(row)}", row=r)
         self.police_moves = _move_set(police_moves, "police")
         self.thief_moves = _move_set(thief_moves, "thief")
-        self.passing = bool(passing)
-        cells = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch != "*"]
-        self.cells = readonly(np.array(cells, dtype=np.int64).reshape(-1, 2))
-        self._index = {cell: i for i, cell in enumerate(cells)}
+        self.passing = check_bool(passing, "passing")
+        # One byte per cell (any other character is refused below).
+        text = "".join(rows)
+        raw = text.encode("utf-8", "surrogatepass")
+        if len(raw) != len(text):
+            k = next(i for i, ch in enumerate(text) if ord(ch) > 127)
+            r, c = divmod(k, width)
+            raise BoardError(f"row {r}, column {c}: unknown cell {text[k]!r} "
+                             f"(expected one of . * P T E)", row=r, col=c)
+        grid = np.frombuffer(raw, dtype=np.uint8).reshape(len(rows), width)
+        known = np.zeros(256, dtype=bool)
+        known[[ord(ch) for ch in ".*PTE"]] = True
+        bad = np.flatnonzero(~known[grid])
+        if bad.size:
+            r, c = divmod(int(bad[0]), width)
+            raise BoardError(f"row {r}, column {c}: unknown cell {rows[r][c]!r} "
+                             f"(expected one of . * P T E)", row=r, col=c)
+        found = {}
+        for name in "PT":
+            where = np.argwhere(grid == ord(name))
+            if len(where) == 0:
+                raise BoardError(f"the board has no {name}")
+            if len(where) > 1:
+                (r0, c0), (r, c) = where[0].tolist(), where[1].tolist()
+                raise BoardError(f"a second {name} at row {r}, column {c} (the first is at "
+                                 f"row {r0}, column {c0})", row=r, col=c)
+            found[name] = tuple(where[0].tolist())
+        self.rows = tuple(rows)
+        self.n_rows, self.n_cols = len(rows), width
+        self.police, self.thief = found["P"], found["T"]
+        self.exits = readonly(np.argwhere(grid == ord("E")).astype(np.int64))
+        free = grid != ord("*")
+        self.cells = readonly(np.argwhere(free).astype(np.int64))
+        # _grid[r, c]: the index of free cell (r, c), -1 where blocked.
+        index_type = np.int32 if len(self.cells) < 2 ** 31 else np.int64
+        self._grid = np.full(grid.shape, -1, dtype=index_type)
+        self._grid[free] = np.arange(len(self.cells), dtype=index_type)
+        readonly(self._grid)
+        self._exit_mask = readonly((grid[free] == ord("E")).astype(np.uint8))
 
     @classmethod
     def parse(cls, text, **rules):
         """A board from text: a line ``n m``, then n rows of m characters.
 
         Rules (``police_moves``, ``thief_moves``, ``passing``) as in the class.
+        Lines end at ``\\n`` (a ``\\r`` before it is dropped).
         """
-        if isinstance(text, bytes):
-            text = text.decode("utf-8", "replace")
+        if isinstance(text, (bytes, bytearray)):
+            try:
+                text = bytes(text).decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise BoardError(f"the board is not UTF-8 text: {exc}") from None
         if not isinstance(text, str):
             raise TypeError(f"expected the board as text, got {type(text).__name__}")
-        lines = text.splitlines()
-        while lines and not lines[-1].strip():
+        lines = [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
+        while lines and not lines[-1].strip(" \t"):
             lines.pop()
-        if not lines or not lines[0].strip():
+        first = next((i for i, line in enumerate(lines) if line.strip(" \t")), None)
+        if first is None:
             raise BoardError("empty input: expected 'n m' on the first line")
-        head = lines[0].split()
-        try:
-            if len(head) != 2:
-                raise ValueError
-            n, m = int(head[0]), int(head[1])
-        except ValueError:
-            raise BoardError(f"first line must be 'n m' (rows, columns), got {lines[0]!r}") from None
+        head = re.fullmatch(r"[ \t]*([0-9]+)[ \t]+([0-9]+)[ \t]*", lines[first], re.ASCII)
+        if head is None:
+            raise BoardError(f"line {first + 1}: expected 'n m' (rows, columns: digits 0-9), "
+                             f"got {shorten(lines[first])}")
+        n, m = int(head.group(1)), int(head.group(2))
         if n <= 0 or m <= 0:
             raise BoardError(f"the board must have n, m >= 1, got {n} x {m}")
-        rows = [line.rstrip("\r") for line in lines[1:]]
+        rows = lines[first + 1:]
         if len(rows) != n:
             raise BoardError(f"expected {n} rows after the first line, got {len(rows)}",
                              row=min(len(rows), n))
         for r, row in enumerate(rows):
             if len(row) != m:
-                raise BoardError(f"row {r} has {len(row)} cells, expected {m}: {row!r}", row=r)
+                raise BoardError(f"row {r} (line {first + 2 + r}) has {len(row)} cells, "
+                                 f"expected {m}: {shorten(row)}", row=r)
         return cls(rows, **rules)
 
     @classmethod
     def from_rows(cls, rows, **rules):
         """A board from a list of row strings."""
-        if isinstance(rows, str):
-            raise TypeError("from_rows takes a list of row strings; use parse() for text")
         return cls(rows, **rules)
 
     # -- geometry -----------------------------------------------------------
@@ -189,46 +227,54 @@ class PoliceThief:
 
     def cell_index(self, cell):
         """Index (0..n_cells-1) of a free cell given as (row, col)."""
-        key = _as_cell(cell)
-        i = self._index.get(key)
-        if i is None:
-            r, c = key
-            if not (0 <= r < self.n_rows and 0 <= c < self.n_cols):
-                raise BoardError(f"cell {key} is off the {self.n_rows} x {self.n_cols} board",
-                                 row=r, col=c)
-            raise BoardError(f"cell {key} is blocked", row=r, col=c)
+        r, c = _as_cell(cell)
+        if not (0 <= r < self.n_rows and 0 <= c < self.n_cols):
+            raise BoardError(f"cell {(r, c)} is off the {self.n_rows} x {self.n_cols} board",
+                             row=r, col=c)
+        i = int(self._grid[r, c])
+        if i < 0:
+            raise BoardError(f"cell {(r, c)} is blocked", row=r, col=c)
         return i
+
+    def is_exit(self, cell):
+        """True if ``cell`` (a free cell) is an exit."""
+        return bool(self._exit_mask[self.cell_index(cell)])
 
     def steps(self, cell, who):
         """Cells one step of ``who`` ("police" or "thief") leads to from cell
         (passes not included), in move-set order."""
-        offsets = self.police_moves if who == "police" else self.thief_moves
-        r, c = self.cells[self.cell_index(cell)]
+        if who == "police":
+            offsets = self.police_moves
+        elif who == "thief":
+            offsets = self.thief_moves
+        else:
+            raise ValueError(f"who must be 'police' or 'thief', got {shorten(who)}")
+        r, c = (int(x) for x in self.cells[self.cell_index(cell)])
         out = []
         for dr, dc in offsets:
-            key = (int(r + dr), int(c + dc))
-            if key in self._index:
-                out.append(key)
+            r2, c2 = r + dr, c + dc
+            if 0 <= r2 < self.n_rows and 0 <= c2 < self.n_cols and self._grid[r2, c2] >= 0:
+                out.append((r2, c2))
         return out
 
     def _tables(self, offsets):
         """Reverse move table [F, k] (the cells with a step into each cell,
         -1 padded) and forward step counts [F], built with numpy."""
         F, k = self.n_cells, len(offsets)
-        grid = np.full((self.n_rows, self.n_cols), -1, dtype=np.int64)
         r, c = self.cells[:, 0], self.cells[:, 1]
-        grid[r, c] = np.arange(F)
         # target[i, d]: the cell step d leads to from cell i, or -1.
         target = np.full((F, k), -1, dtype=np.int64)
         for d, (dr, dc) in enumerate(offsets):
             r2, c2 = r + dr, c + dc
             inside = (r2 >= 0) & (r2 < self.n_rows) & (c2 >= 0) & (c2 < self.n_cols)
-            target[inside, d] = grid[r2[inside], c2[inside]]
+            target[inside, d] = self._grid[r2[inside], c2[inside]]
         deg = (target >= 0).sum(axis=1)
         src, d = np.nonzero(target >= 0)            # steps src -> target[src, d]
         dst = target[src, d]
+        del target, d
         order = np.argsort(dst, kind="stable")
         src, dst = src[order], dst[order]
+        del order
         start = np.searchsorted(dst, np.arange(F))
         slot = np.arange(len(dst)) - start[dst]
         pred = np.full((F, k), -1, dtype=np.int64)
@@ -236,11 +282,22 @@ class PoliceThief:
         return pred, deg
 
     def memory_estimate(self, remoteness_bytes=2):
-        """Bytes the solver is expected to allocate: per state one byte of
-        state, the remoteness (2 bytes, 4 after an overflow rerun) and an
-        allowance for the queue, which holds only the frontier."""
-        return self.n_states * (1 + remoteness_bytes + _QUEUE_BYTES_PER_STATE) + \
-            16 * self.n_cells * (len(self.police_moves) + len(self.thief_moves) + 2)
+        """Bytes a solve allocates at its peak: per state one byte of state
+        and the remoteness (2 bytes, 4 after an overflow rerun); the move
+        tables and their building; and the engine's queue holding the
+        finished states it starts from.  (A queue that later outgrows what
+        is left under ``max_memory`` stops the solve with a
+        :class:`grundy.MemoryLimitError`.)"""
+        F = self.n_cells
+        k = len(self.police_moves) + len(self.thief_moves)
+        return self.n_states * (1 + remoteness_bytes) + 64 * F * (k + 2) + \
+            _retro.queue_bytes(self._terminal_states())
+
+    def _terminal_states(self):
+        """States that start the analysis: the police on the thief, or the
+        thief on an exit (each with either side to move)."""
+        F, E = self.n_cells, len(self.exits)
+        return 2 * (F + E * (F - 1))
 
     def render(self, police=None, thief=None):
         """The board as text with P and T at the given cells (default: the
@@ -259,49 +316,43 @@ class PoliceThief:
 
     # -- solving --------------------------------------------------------------
 
-    def solve(self, *, max_memory=DEFAULT_MAX_MEMORY):
+    def solve(self, *, max_memory=None):
         """Outcome and remoteness of every state (see :class:`PoliceThiefSolution`).
 
-        Refuses, with a BoardError naming the estimate, a board whose state
-        arrays would need more than ``max_memory`` bytes (default 4 GiB).
+        ``max_memory`` (bytes; default: the memory available): a board
+        whose solve would need more is refused with
+        :class:`grundy.MemoryLimitError` naming the estimate, before the
+        state arrays are allocated; peak memory stays within it.  Ctrl-C
+        stops a long solve (KeyboardInterrupt).
         """
-        max_memory = check_count(max_memory, "max_memory")
-        estimate = self.memory_estimate()
-        if estimate > max_memory:
-            raise BoardError(
-                f"solving this board needs about {estimate / 2 ** 20:,.0f} MiB "
-                f"({self.n_states:,} states), more than max_memory = "
-                f"{max_memory / 2 ** 20:,.0f} MiB; pass a larger max_memory to solve() "
-                f"(or --max-memory on the command line) if the machine has it")
+        what = f"solving this board ({self.n_states:,} states)"
+        limit = check_memory(self.memory_estimate(), max_memory, what)
+        start_queue = _retro.queue_bytes(self._terminal_states())
         pol_pred, pol_deg = self._tables(self.police_moves)
         thf_pred, thf_deg = self._tables(self.thief_moves)
-        exits = np.zeros(self.n_cells, dtype=np.uint8)
-        for cell in self.exits:
-            exits[self._index[cell]] = 1
         state = np.empty(self.n_states, dtype=np.uint8)
-        for dtype in (np.uint16, np.int32):
+        for dtype, width in ((np.uint16, 2), (np.int32, 4)):
+            if width == 4:
+                # A remoteness above 65535: rerun with int32 (if it fits the budget).
+                check_memory(self.memory_estimate(remoteness_bytes=4), max_memory,
+                             f"{what}, whose remoteness exceeds 65535 and needs 32 bits,")
             remoteness = np.empty(self.n_states, dtype=dtype)
-            if _police.solve_police(pol_pred, pol_deg, thf_pred, thf_deg, exits,
-                                    self.passing, state, remoteness):
+            fixed = self.memory_estimate(width) - start_queue
+            status = _police.solve_police(pol_pred, pol_deg, thf_pred, thf_deg,
+                                          self._exit_mask, self.passing, state, remoteness,
+                                          max_queue_bytes=limit - fixed)
+            if status == "ok":
                 break
-            # A remoteness above 65535: rerun with int32 (if it fits the budget).
+            if status == "memory limit":
+                raise MemoryLimitError(
+                    f"{what}: the queue of decided states outgrew the "
+                    f"{format_bytes(limit - fixed)} left under "
+                    f"{'the memory available' if max_memory is None else 'max_memory'} "
+                    f"({format_bytes(limit)})", needed=None, limit=limit)
             del remoteness
-            estimate = self.memory_estimate(remoteness_bytes=4)
-            if estimate > max_memory:
-                raise BoardError(
-                    f"this board has remoteness above 65535 and needs about "
-                    f"{estimate / 2 ** 20:,.0f} MiB with 32-bit remoteness, more than "
-                    f"max_memory = {max_memory / 2 ** 20:,.0f} MiB")
         F = self.n_cells
         outcomes = state.view(np.int8).reshape(F, F, 2)
         return PoliceThiefSolution(self, outcomes, remoteness.reshape(F, F, 2))
-
-
-# The engine's queue holds the frontier, not every state: measured peaks
-# are 12% of the states at 20x20 and 2.6% at 100x100 (8 bytes an entry, a
-# ring buffer that doubles), so one byte per state is a safe allowance.  If
-# it were not, the queue's allocation fails cleanly with a MemoryError.
-_QUEUE_BYTES_PER_STATE = 1
 
 
 class PoliceThiefSolution:
@@ -319,7 +370,8 @@ class PoliceThiefSolution:
 
     def _state(self, police, thief, police_to_move):
         b = self.board
-        return b.cell_index(police), b.cell_index(thief), int(bool(police_to_move))
+        return (b.cell_index(police), b.cell_index(thief),
+                int(check_bool(police_to_move, "police_to_move")))
 
     def outcome(self, police, thief, police_to_move=True):
         """WIN / LOSS / DRAW for the player to move."""
@@ -333,6 +385,7 @@ class PoliceThiefSolution:
     @property
     def remoteness_array(self):
         """Remoteness of every state as int64, -1 for draws (a new array)."""
+        check_memory(9 * self.outcomes.size, None, "the int64 remoteness array")
         out = self._remoteness.astype(np.int64)
         out[self.outcomes == DRAW] = -1
         return out
@@ -352,7 +405,7 @@ class PoliceThiefSolution:
         return [(tuple(police), c, True) for c in cells]
 
     def _terminal(self, police, thief):
-        return tuple(police) == tuple(thief) or tuple(thief) in self.board.exits
+        return tuple(police) == tuple(thief) or self.board.is_exit(thief)
 
     def best_move(self, police, thief, police_to_move=True):
         """The mover's next cell under optimal play (its own cell for a

@@ -6,19 +6,27 @@ new arrays (allocated with numpy, so a failure is a ``MemoryError``).
 import numpy as np
 
 from grundy._core._typedefs cimport int64_t
+from grundy._core._interrupt cimport interrupted, raise_interrupt
+
+cdef enum:
+    CHECK_EVERY = (1 << 22) - 1     # look for Ctrl-C every 4M steps
 
 
-cdef void reverse_csr(int64_t n, const int64_t* indptr, const int64_t* indices,
-                      int64_t* rev_indptr, int64_t* rev_indices) noexcept nogil:
+cdef int reverse_csr(int64_t n, const int64_t* indptr, const int64_t* indices,
+                     int64_t* rev_indptr, int64_t* rev_indices) noexcept nogil:
     cdef int64_t u, e, v, m = indptr[n]
     for v in range(n + 1):
         rev_indptr[v] = 0
     for e in range(m):
+        if (e & CHECK_EVERY) == CHECK_EVERY and interrupted():
+            return -1
         rev_indptr[indices[e] + 1] += 1
     for v in range(n):
         rev_indptr[v + 1] += rev_indptr[v]
     # Fill using rev_indptr[v] as the write cursor of v, then shift back.
     for u in range(n):
+        if (u & CHECK_EVERY) == CHECK_EVERY and interrupted():
+            return -1
         for e in range(indptr[u], indptr[u + 1]):
             v = indices[e]
             rev_indices[rev_indptr[v]] = u
@@ -26,6 +34,7 @@ cdef void reverse_csr(int64_t n, const int64_t* indptr, const int64_t* indices,
     for v in range(n, 0, -1):
         rev_indptr[v] = rev_indptr[v - 1]
     rev_indptr[0] = 0
+    return 0
 
 
 cpdef check_csr(const int64_t[::1] indptr, const int64_t[::1] indices):
@@ -78,6 +87,7 @@ def edges_to_csr(const int64_t[::1] src, const int64_t[::1] dst, int64_t n):
     """
     cdef int64_t m = src.shape[0]
     cdef int64_t i, bad = -1, u
+    cdef bint stopped = False
     if dst.shape[0] != m:
         raise ValueError(f"src and dst differ in length: {m} != {dst.shape[0]}")
     if n < 0:
@@ -98,15 +108,24 @@ def edges_to_csr(const int64_t[::1] src, const int64_t[::1] dst, int64_t n):
     cdef int64_t[::1] indices = indices_arr
     with nogil:
         for i in range(m):
+            if (i & CHECK_EVERY) == CHECK_EVERY and interrupted():
+                stopped = True
+                break
             indptr[src[i] + 1] += 1
-        for i in range(n):
-            indptr[i + 1] += indptr[i]
-        for i in range(m):
-            u = src[i]
-            indices[indptr[u]] = dst[i]
-            indptr[u] += 1
-        for i in range(n, 0, -1):
-            indptr[i] = indptr[i - 1]
-        if n >= 0:
+        if not stopped:
+            for i in range(n):
+                indptr[i + 1] += indptr[i]
+            for i in range(m):
+                if (i & CHECK_EVERY) == CHECK_EVERY and interrupted():
+                    stopped = True
+                    break
+                u = src[i]
+                indices[indptr[u]] = dst[i]
+                indptr[u] += 1
+        if not stopped:
+            for i in range(n, 0, -1):
+                indptr[i] = indptr[i - 1]
             indptr[0] = 0
+    if stopped:
+        raise_interrupt()
     return indptr_arr, indices_arr

@@ -15,11 +15,13 @@ from libc.stdlib cimport malloc, free
 
 from grundy._core._typedefs cimport int64_t
 from grundy._core.csr cimport check_csr
+from grundy._core._interrupt cimport interrupted, raise_interrupt
 
 # value[v] during the search: WHITE (not seen), GRAY (on the stack), or >= 0.
 cdef enum:
     WHITE = -2
     GRAY = -1
+    CHECK_EVERY = (1 << 20) - 1     # DFS steps between looks for Ctrl-C
 
 
 def dag_grundy(const int64_t[::1] indptr, const int64_t[::1] indices,
@@ -40,7 +42,8 @@ def dag_grundy(const int64_t[::1] indptr, const int64_t[::1] indices,
     cursor_arr = np.empty(n, dtype=np.int64)
     stamp_arr = np.full(max_degree + 1, -1, dtype=np.int64)
     cdef int64_t[::1] stack = stack_arr, cursor = cursor_arr, stamp = stamp_arr
-    cdef int64_t root, v, w, e, top = 0, g, cycle_at = -1
+    cdef int64_t root, v, w, e, top = 0, g, cycle_at = -1, steps = 0
+    cdef bint stopped = False
     with nogil:
         for v in range(n):
             value[v] = WHITE
@@ -52,6 +55,10 @@ def dag_grundy(const int64_t[::1] indptr, const int64_t[::1] indices,
             stack[0] = root
             top = 1
             while top > 0:
+                steps += 1
+                if (steps & CHECK_EVERY) == 0 and interrupted():
+                    stopped = True
+                    break
                 v = stack[top - 1]
                 e = cursor[v]
                 if e < indptr[v + 1]:
@@ -76,8 +83,10 @@ def dag_grundy(const int64_t[::1] indptr, const int64_t[::1] indices,
                     g += 1
                 value[v] = g
                 top -= 1
-            if cycle_at >= 0:
+            if cycle_at >= 0 or stopped:
                 break
+    if stopped:
+        raise_interrupt()
     if cycle_at < 0:
         return None
     start = int(np.flatnonzero(stack_arr[:top] == cycle_at)[0])

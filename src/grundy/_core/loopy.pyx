@@ -18,10 +18,12 @@ import numpy as np
 
 from grundy._core._typedefs cimport int64_t, uint8_t
 from grundy._core.csr cimport reverse_csr, check_csr
+from grundy._core._interrupt cimport interrupted, raise_interrupt
 
 cdef enum:
     UNLABELLED = -2
     INFINITE = -1
+    CHECK_EVERY = (1 << 16) - 1     # queue pops between looks for Ctrl-C
 
 
 def loopy_grundy(const int64_t[::1] indptr, const int64_t[::1] indices,
@@ -46,12 +48,14 @@ def loopy_grundy(const int64_t[::1] indptr, const int64_t[::1] indices,
     queue_arr = np.empty(n, dtype=np.int64)
     cdef int64_t[::1] rp = rp_arr, ri = ri_arr, base = base_arr, cnt = cnt_arr
     cdef int64_t[::1] hit = hit_arr, ulist = ulist_arr, queue = queue_arr
-    cdef int64_t nu = n, stage = 0, i, j, k, u, v, w, head, tail, kept
+    cdef int64_t nu = n, stage = 0, i, j, k, u, v, w, head, tail, kept, steps = 0
+    cdef bint stopped = False
     with nogil:
-        reverse_csr(n, &indptr[0], &indices[0] if m_edges else NULL, &rp[0], &ri[0])
+        stopped = reverse_csr(n, &indptr[0], &indices[0] if m_edges else NULL,
+                              &rp[0], &ri[0]) != 0
         for v in range(n):
             value[v] = UNLABELLED
-        while nu > 0:
+        while nu > 0 and not stopped:
             head = 0
             tail = 0
             for i in range(nu):
@@ -64,6 +68,10 @@ def loopy_grundy(const int64_t[::1] indptr, const int64_t[::1] indices,
             while head < tail:
                 v = queue[head]
                 head += 1
+                steps += 1
+                if (steps & CHECK_EVERY) == 0 and interrupted():
+                    stopped = True
+                    break
                 for j in range(rp[v], rp[v + 1]):
                     w = ri[j]
                     if (value[w] == UNLABELLED or value[w] == INFINITE) and hit[w] != stage:
@@ -89,4 +97,8 @@ def loopy_grundy(const int64_t[::1] indptr, const int64_t[::1] indices,
                     kept += 1
             nu = kept
             stage += 1
+            if interrupted():
+                stopped = True
+    if stopped:
+        raise_interrupt()
     return stage

@@ -27,6 +27,11 @@ import numpy as np
 from libc.stdlib cimport malloc, realloc, free
 
 from grundy._core._typedefs cimport int64_t, uint32_t, uint64_t, grundy_popcount32
+from grundy._core._interrupt cimport interrupted, raise_interrupt
+
+cdef enum:
+    CHECK_WORK = 1 << 24     # inner steps between looks for Ctrl-C (~10 ms)
+    STOPPED = -2             # status: interrupted
 
 
 cdef struct Scratch:
@@ -129,6 +134,20 @@ cdef uint32_t max_of(const uint32_t* G, int64_t n) noexcept nogil:
     return best
 
 
+def _finish_extend(int status, int64_t n, what):
+    """Return n, or raise: MemoryError, or the pending KeyboardInterrupt
+    (with ``reached = n``: the values computed before it)."""
+    if status == STOPPED:
+        try:
+            raise_interrupt()
+        except BaseException as exc:
+            exc.reached = n
+            raise
+    if status != 0:
+        raise MemoryError(f"octal kernel: out of memory for {what}")
+    return n
+
+
 def _check(uint32_t[::1] G, int64_t start, int64_t stop, rules):
     if not (0 <= start <= stop <= G.shape[0]):
         raise ValueError(f"need 0 <= start <= stop <= len(G), got {start}, {stop}, {G.shape[0]}")
@@ -141,10 +160,14 @@ def plain_extend(uint32_t[::1] G, int64_t start, int64_t stop,
                  const int64_t[::1] take0, const int64_t[::1] take1,
                  const int64_t[::1] take2, const int64_t[::1] take3,
                  bint unequal=False):
-    """Compute G[start:stop] by the plain scan (G[:start] must be filled)."""
+    """Compute G[start:stop] by the plain scan (G[:start] must be filled).
+
+    Returns how far it got: ``stop``.  On Ctrl-C it raises KeyboardInterrupt
+    with the attribute ``reached``: G[start:reached] are computed.
+    """
     _check(G, start, stop, (take0, take1, take2, take3))
     cdef Scratch s
-    cdef int64_t n
+    cdef int64_t n, work = 0
     cdef uint32_t g, vmax
     cdef int status = 0
     s.stamp = NULL
@@ -161,9 +184,13 @@ def plain_extend(uint32_t[::1] G, int64_t start, int64_t stop,
                 vmax = g
                 status = scratch_fit(&s, vmax)
             n += 1
+            work += 1 + (n // 2) * take2.shape[0] + (n * n // 12) * take3.shape[0]
+            if work > CHECK_WORK:
+                work = 0
+                if interrupted():
+                    status = STOPPED
     free(s.stamp)
-    if status != 0:
-        raise MemoryError("octal kernel: out of memory for the scratch array")
+    return _finish_extend(status, n, "the scratch array")
 
 
 cdef inline bint is_rare(uint32_t v, uint32_t mask) noexcept nogil:
@@ -176,12 +203,14 @@ def sparse_extend(uint32_t[::1] G, int64_t start, int64_t stop,
     """Compute G[start:stop] by the sparse-space method with ``mask``.
 
     Returns how many values fell back to the plain scan.  For games
-    without three-heap moves (take3 is not supported here).
+    without three-heap moves (take3 is not supported here).  On Ctrl-C it
+    raises KeyboardInterrupt with the attribute ``reached``: G[start:reached]
+    are computed.
     """
     _check(G, start, stop, (take0, take1, take2))
     cdef Scratch s
-    cdef int64_t n, i, j, k, m, a, b, need, n_rare = 0, rare_cap = 1024, plain = 0
-    cdef int64_t cost_rare, cost_plain
+    cdef int64_t n, i, j, k, m, a, b, need = 0, n_rare = 0, rare_cap = 1024, plain = 0
+    cdef int64_t cost_rare, cost_plain, work = 0
     cdef uint32_t g, v, c, vmax
     cdef int status = 0
     cdef int64_t* rare = <int64_t*> malloc(rare_cap * sizeof(int64_t))
@@ -215,10 +244,12 @@ def sparse_extend(uint32_t[::1] G, int64_t start, int64_t stop,
                 if m >= 2:
                     cost_plain += m // 2
                     cost_rare += n_rare
+            need = 0
             if 2 * cost_rare >= cost_plain:
                 plain_options(&G[0], n, take0, take1, take2, no_take3, unequal, &s)
                 g = mex(&s, n)
                 plain += 1
+                need = 1                      # counted as a full scan below
             else:
                 for i in range(take0.shape[0]):
                     if n == take0[i]:
@@ -296,12 +327,16 @@ def sparse_extend(uint32_t[::1] G, int64_t start, int64_t stop,
                 if status == 0:
                     status = bitsets_fit(&needed, &seen, s.cap if s.cap >= 64 else 64)
             n += 1
+            work += 1 + cost_rare + (cost_plain if need > 0 else 0)
+            if work > CHECK_WORK:
+                work = 0
+                if status == 0 and interrupted():
+                    status = STOPPED
     free(s.stamp)
     free(rare)
     free(needed)
     free(seen)
-    if status != 0:
-        raise MemoryError("octal kernel: out of memory")
+    _finish_extend(status, n, "its work arrays")
     return plain
 
 
@@ -316,8 +351,11 @@ def find_period(const uint32_t[::1] G, int64_t heaps, int64_t t, int64_t extra_p
     proved with the values given.
     """
     cdef int64_t N = G.shape[0], p, n, e, end
-    if heaps < 1 or t < 0 or extra_p < 0:
-        raise ValueError("heaps >= 1, t >= 0 and extra_p >= 0 are required")
+    if heaps < 1 or heaps > 3 or t < 0 or extra_p < 0 or extra_p > 1:
+        raise ValueError("1 <= heaps <= 3, t >= 0 and 0 <= extra_p <= 1 are required")
+    if t >= N:
+        # The proof needs values past n = t: none yet (and no overflow below).
+        return None
     with nogil:
         for p in range(1, N):
             # Scan down from the top for the last mismatch.

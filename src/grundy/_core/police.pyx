@@ -14,9 +14,11 @@ remoteness, with an int32 rerun when a remoteness does not fit.
 import numpy as np
 
 from grundy._core._typedefs cimport int8_t, int32_t, int64_t, uint8_t, uint16_t
+from libc.stdint cimport INT64_MAX
+from grundy._core._interrupt cimport interrupted, raise_interrupt
 from grundy._core.retrograde cimport (
     MoveSource, retrograde_compact16, retrograde_compact32,
-    RETRO_OK, RETRO_NO_MEMORY, RETRO_OVERFLOW,
+    RETRO_OK, RETRO_NO_MEMORY, RETRO_OVERFLOW, RETRO_MEMORY_LIMIT, RETRO_INTERRUPTED,
     COMPACT_WIN, COMPACT_LOSS, COMPACT_MAX_MOVES)
 
 
@@ -88,15 +90,17 @@ cdef class PoliceThiefSource(MoveSource):
 def solve_police(const int64_t[:, ::1] pol_pred, const int64_t[::1] pol_deg,
                  const int64_t[:, ::1] thf_pred, const int64_t[::1] thf_deg,
                  const uint8_t[::1] exits, bint passing, uint8_t[::1] state,
-                 remoteness):
+                 remoteness, int64_t max_queue_bytes=INT64_MAX):
     """Solve every state in place.
 
     ``pol_deg[c]``/``thf_deg[c]`` count the steps from cell c (passes not
     included); ``exits[c]`` is 1 on an exit.  ``state`` (uint8, 2F^2) leaves
     holding the int8 outcome of every state, reinterpreted (view it as int8);
     ``remoteness`` is a uint16 or int32 array of 2F^2 entries (0 for draws).
-    Returns True, or False if a remoteness overflowed uint16 (rerun with an
-    int32 array).  MemoryError if the queue cannot grow.
+    Returns "ok"; "overflow" if a remoteness overflowed uint16 (rerun with an
+    int32 array); "memory limit" if the queue would need more than
+    ``max_queue_bytes``.  MemoryError if memory runs out, KeyboardInterrupt
+    on Ctrl-C.
     """
     cdef PoliceThiefSource src = PoliceThiefSource(pol_pred, thf_pred, passing)
     cdef int64_t F = src.F, n = src.n_states, p, t, s, dp, dt
@@ -111,8 +115,12 @@ def solve_police(const int64_t[:, ::1] pol_pred, const int64_t[::1] pol_deg,
         if not (0 <= pol_deg[p] <= COMPACT_MAX_MOVES - 1) or \
                 not (0 <= thf_deg[p] <= COMPACT_MAX_MOVES - 1):
             raise ValueError(f"cell {p}: move counts must be in 0..{COMPACT_MAX_MOVES - 1}")
+    cdef bint stopped = False
     with nogil:
         for p in range(F):
+            if (p & 255) == 255 and interrupted():
+                stopped = True
+                break
             dp = pol_deg[p] + passing
             for t in range(F):
                 s = (p * F + t) * 2
@@ -127,20 +135,28 @@ def solve_police(const int64_t[:, ::1] pol_pred, const int64_t[::1] pol_deg,
                 else:
                     state[s] = <uint8_t> dt
                     state[s + 1] = <uint8_t> dp
+    if stopped:
+        raise_interrupt()
     if remoteness.dtype == np.uint16:
         rem16 = remoteness
         with nogil:
-            status = retrograde_compact16(src, &state[0], &rem16[0], NULL, COMPACT_LOSS)
+            status = retrograde_compact16(src, &state[0], &rem16[0], NULL, COMPACT_LOSS,
+                                          max_queue_bytes)
     elif remoteness.dtype == np.int32:
         rem32 = remoteness
         with nogil:
-            status = retrograde_compact32(src, &state[0], &rem32[0], NULL, COMPACT_LOSS)
+            status = retrograde_compact32(src, &state[0], &rem32[0], NULL, COMPACT_LOSS,
+                                          max_queue_bytes)
     else:
         raise TypeError(f"remoteness must be uint16 or int32, got {remoteness.dtype}")
+    if status == RETRO_INTERRUPTED:
+        raise_interrupt()
     if status == RETRO_NO_MEMORY:
         raise MemoryError("police and thief: out of memory for the queue")
     if status == RETRO_OVERFLOW:
-        return False
+        return "overflow"
+    if status == RETRO_MEMORY_LIMIT:
+        return "memory limit"
     cdef int8_t* out = <int8_t*> &state[0]
     with nogil:
         for s in range(n):
@@ -150,4 +166,4 @@ def solve_police(const int64_t[:, ::1] pol_pred, const int64_t[::1] pol_deg,
                 out[s] = -1
             else:
                 out[s] = 0
-    return True
+    return "ok"

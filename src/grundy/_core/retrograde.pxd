@@ -24,8 +24,11 @@ cdef class MoveSource:
 # Return codes of the engine.
 cdef enum:
     RETRO_OK = 0
-    RETRO_NO_MEMORY = -1
+    RETRO_NO_MEMORY = -1    # malloc failed
     RETRO_OVERFLOW = -2     # remoteness does not fit the narrow type given
+    RETRO_MEMORY_LIMIT = -3 # the queue would pass max_queue_bytes
+    RETRO_INTERRUPTED = -4  # a signal handler raised (Ctrl-C): the exception
+                            # is set; the caller calls raise_interrupt()
 
 # One array, ``state``, holds both the outcome of decided states and the
 # counter of undecided moves of the others (one memory access per move
@@ -43,15 +46,18 @@ cdef enum:
 # ``terminal``.  On return every decided state holds its mark (the rest
 # still hold a positive counter: draws), remoteness[s] is set for decided
 # states (0 elsewhere), and, if ``move`` is not NULL, move[s] is the optimal
-# successor of each state decided by the analysis (-1 elsewhere).
+# successor of each state decided by the analysis (-1 elsewhere).  The queue
+# of decided states never takes more than ``max_queue_bytes`` (see
+# ``queue_bytes()``); Ctrl-C is looked for every few milliseconds.
 cdef int retrograde_wide(MoveSource src, int64_t* state, int64_t* remoteness,
-                         int64_t* move, int64_t terminal) noexcept nogil
+                         int64_t* move, int64_t terminal,
+                         int64_t max_queue_bytes) noexcept nogil
 cdef int retrograde_compact16(MoveSource src, uint8_t* state,
                               uint16_t* remoteness, int64_t* move,
-                              uint8_t terminal) noexcept nogil
+                              uint8_t terminal, int64_t max_queue_bytes) noexcept nogil
 cdef int retrograde_compact32(MoveSource src, uint8_t* state,
                               int32_t* remoteness, int64_t* move,
-                              uint8_t terminal) noexcept nogil
+                              uint8_t terminal, int64_t max_queue_bytes) noexcept nogil
 cdef int retrograde_compact64(MoveSource src, uint8_t* state,
                               int64_t* remoteness, int64_t* move,
-                              uint8_t terminal) noexcept nogil
+                              uint8_t terminal, int64_t max_queue_bytes) noexcept nogil

@@ -17,12 +17,17 @@ are draws.
 import numpy as np
 
 from libc.stdlib cimport malloc, free
-from libc.string cimport memcpy
 from libc.stdint cimport INT64_MAX
 
 from grundy._core._typedefs cimport (int8_t, int32_t, int64_t, uint8_t,
                                      uint16_t, WIN, LOSS, grundy_prefetch)
 from grundy._core.csr cimport reverse_csr, check_csr
+from grundy._core._interrupt cimport interrupted, raise_interrupt
+
+# How often the engine looks for Ctrl-C: every 2^16 pops (milliseconds).
+cdef enum:
+    CHECK_EVERY_POPS = (1 << 16) - 1
+    CHECK_EVERY_STATES = (1 << 22) - 1
 
 
 cdef class MoveSource:
@@ -36,51 +41,105 @@ cdef class MoveSource:
 
 
 # ---------------------------------------------------------------------------
-# A growable FIFO ring buffer of state ids (memory follows the frontier,
-# not the state count).
+# A FIFO of state ids in fixed-size blocks: its memory follows the frontier
+# (never a copy on growth), and it refuses to grow past a byte limit.
+
+cdef enum:
+    QBLOCK = 1 << 15                 # ids per block (256 KiB)
+
+cdef struct QBlock:
+    int64_t data[QBLOCK]
+    QBlock* next
+
 
 cdef struct Queue:
-    int64_t* data
-    int64_t mask      # capacity - 1, capacity a power of two
-    int64_t head
+    QBlock* head          # popped from head.data[head_at]
+    QBlock* tail          # pushed to tail.data[tail_at]
+    QBlock* spare         # one emptied block kept for reuse
+    int64_t head_at
+    int64_t tail_at
     int64_t size
+    int64_t blocks        # blocks allocated (spare included)
+    int64_t max_blocks    # the byte limit, in blocks
 
 
-cdef int queue_init(Queue* q, int64_t capacity) noexcept nogil:
-    cdef int64_t cap = 1024
-    while cap < capacity:
-        cap *= 2
-    q.data = <int64_t*> malloc(cap * sizeof(int64_t))
-    q.mask = cap - 1
-    q.head = 0
+cdef int queue_init(Queue* q, int64_t max_bytes) noexcept nogil:
+    q.max_blocks = max_bytes // sizeof(QBlock)
+    if q.max_blocks < 1:
+        q.max_blocks = 1
+    q.head = <QBlock*> malloc(sizeof(QBlock))
+    if q.head == NULL:
+        return RETRO_NO_MEMORY
+    q.head.next = NULL
+    q.tail = q.head
+    q.spare = NULL
+    q.head_at = 0
+    q.tail_at = 0
     q.size = 0
-    return 0 if q.data != NULL else -1
+    q.blocks = 1
+    return RETRO_OK
+
+
+cdef void queue_free(Queue* q) noexcept nogil:
+    cdef QBlock* b = q.head
+    cdef QBlock* nxt
+    while b != NULL:
+        nxt = b.next
+        free(b)
+        b = nxt
+    free(q.spare)
+    q.head = NULL
+    q.spare = NULL
 
 
 cdef inline int queue_push(Queue* q, int64_t x) noexcept nogil:
-    cdef int64_t cap = q.mask + 1, first
-    cdef int64_t* bigger
-    if q.size == cap:
-        bigger = <int64_t*> malloc(2 * cap * sizeof(int64_t))
-        if bigger == NULL:
-            return -1
-        first = cap - q.head           # items from head to the end
-        memcpy(bigger, q.data + q.head, first * sizeof(int64_t))
-        memcpy(bigger + first, q.data, q.head * sizeof(int64_t))
-        free(q.data)
-        q.data = bigger
-        q.head = 0
-        q.mask = 2 * cap - 1
-    q.data[(q.head + q.size) & q.mask] = x
+    cdef QBlock* b
+    if q.tail_at == QBLOCK:
+        if q.spare != NULL:
+            b = q.spare
+            q.spare = NULL
+        else:
+            if q.blocks >= q.max_blocks:
+                return RETRO_MEMORY_LIMIT
+            b = <QBlock*> malloc(sizeof(QBlock))
+            if b == NULL:
+                return RETRO_NO_MEMORY
+            q.blocks += 1
+        b.next = NULL
+        q.tail.next = b
+        q.tail = b
+        q.tail_at = 0
+    q.tail.data[q.tail_at] = x
+    q.tail_at += 1
     q.size += 1
-    return 0
+    return RETRO_OK
 
 
 cdef inline int64_t queue_pop(Queue* q) noexcept nogil:
-    cdef int64_t x = q.data[q.head]
-    q.head = (q.head + 1) & q.mask
+    """The oldest id (the queue must not be empty)."""
+    cdef QBlock* b
+    cdef int64_t x
+    if q.head_at == QBLOCK:
+        b = q.head
+        q.head = b.next
+        q.head_at = 0
+        if q.spare == NULL:
+            q.spare = b
+        else:
+            free(b)
+            q.blocks -= 1
+    x = q.head.data[q.head_at]
+    q.head_at += 1
     q.size -= 1
     return x
+
+
+cdef inline int64_t queue_peek(Queue* q, int64_t k) noexcept nogil:
+    """The id k places after the next one to pop (k < size, k < QBLOCK)."""
+    cdef int64_t at = q.head_at + k
+    if at < QBLOCK:
+        return q.head.data[at]
+    return q.head.next.data[at - QBLOCK]
 
 
 # ---------------------------------------------------------------------------
@@ -106,18 +165,16 @@ cdef inline int _decide(count_t* state, rem_t* remoteness, int64_t* move,
     remoteness[u] = <rem_t> r
     if move != NULL:
         move[u] = s
-    if queue_push(q, u) != 0:
-        return RETRO_NO_MEMORY
-    return RETRO_OK
+    return queue_push(q, u)
 
 
 cdef int _retrograde(MoveSource src, count_t* state, rem_t* remoteness,
-                     int64_t* move, count_t terminal,
-                     int64_t max_remoteness) noexcept nogil:
+                     int64_t* move, count_t terminal, int64_t max_remoteness,
+                     int64_t max_queue_bytes) noexcept nogil:
     cdef count_t win_mark = <count_t> -1, loss_mark = <count_t> -2, c
     cdef bint s_lost, prefetches = src.prefetches
     cdef int64_t n = src.n_states
-    cdef int64_t s, u, i, k, r = 0, level_left
+    cdef int64_t s, u, i, k, r = 0, level_left, pops = 0
     cdef const int64_t* preds = NULL
     cdef Queue q
     cdef int status = 0
@@ -125,19 +182,23 @@ cdef int _retrograde(MoveSource src, count_t* state, rem_t* remoteness,
         (src.max_predecessors + 1) * sizeof(int64_t))
     if buf == NULL:
         return RETRO_NO_MEMORY
-    if queue_init(&q, 0) != 0:
+    status = queue_init(&q, max_queue_bytes)
+    if status != RETRO_OK:
         free(buf)
-        return RETRO_NO_MEMORY
+        return status
 
     for s in range(n):
+        if (s & CHECK_EVERY_STATES) == CHECK_EVERY_STATES and interrupted():
+            status = RETRO_INTERRUPTED
+            break
         remoteness[s] = 0
         if move != NULL:
             move[s] = -1
         if state[s] == 0:
             state[s] = terminal
         if state[s] == win_mark or state[s] == loss_mark:
-            if queue_push(&q, s) != 0:
-                status = RETRO_NO_MEMORY
+            status = queue_push(&q, s)
+            if status != RETRO_OK:
                 break
 
     # The queue holds one level of remoteness after another; r is the
@@ -148,11 +209,15 @@ cdef int _retrograde(MoveSource src, count_t* state, rem_t* remoteness,
             r += 1
             level_left = q.size
         level_left -= 1
+        pops += 1
+        if (pops & CHECK_EVERY_POPS) == 0 and interrupted():
+            status = RETRO_INTERRUPTED
+            break
         if prefetches and q.size > 16:
             # Hide the memory latency of the states popped soon (their
             # predecessor lists are scattered): two stages ahead.
-            src.prefetch(q.data[(q.head + 16) & q.mask], 1)
-            src.prefetch(q.data[(q.head + 8) & q.mask], 2)
+            src.prefetch(queue_peek(&q, 16), 1)
+            src.prefetch(queue_peek(&q, 8), 2)
         s = queue_pop(&q)
         k = src.predecessors(s, buf, &preds)
         s_lost = state[s] == loss_mark
@@ -172,33 +237,43 @@ cdef int _retrograde(MoveSource src, count_t* state, rem_t* remoteness,
                 continue
             if status != 0:
                 break
-    free(q.data)
+    queue_free(&q)
     free(buf)
     return status
 
 
 cdef int retrograde_wide(MoveSource src, int64_t* state, int64_t* remoteness,
-                         int64_t* move, int64_t terminal) noexcept nogil:
-    return _retrograde(src, state, remoteness, move, terminal, INT64_MAX)
+                         int64_t* move, int64_t terminal,
+                         int64_t max_queue_bytes) noexcept nogil:
+    return _retrograde(src, state, remoteness, move, terminal, INT64_MAX,
+                       max_queue_bytes)
 
 
 cdef int retrograde_compact16(MoveSource src, uint8_t* state,
                               uint16_t* remoteness, int64_t* move,
-                              uint8_t terminal) noexcept nogil:
-    return _retrograde(src, state, remoteness, move, terminal, <int64_t> 0xFFFF)
+                              uint8_t terminal, int64_t max_queue_bytes) noexcept nogil:
+    return _retrograde(src, state, remoteness, move, terminal, <int64_t> 0xFFFF,
+                       max_queue_bytes)
 
 
 cdef int retrograde_compact32(MoveSource src, uint8_t* state,
                               int32_t* remoteness, int64_t* move,
-                              uint8_t terminal) noexcept nogil:
+                              uint8_t terminal, int64_t max_queue_bytes) noexcept nogil:
     return _retrograde(src, state, remoteness, move, terminal,
-                       <int64_t> 0x7FFFFFFF)
+                       <int64_t> 0x7FFFFFFF, max_queue_bytes)
 
 
 cdef int retrograde_compact64(MoveSource src, uint8_t* state,
                               int64_t* remoteness, int64_t* move,
-                              uint8_t terminal) noexcept nogil:
-    return _retrograde(src, state, remoteness, move, terminal, INT64_MAX)
+                              uint8_t terminal, int64_t max_queue_bytes) noexcept nogil:
+    return _retrograde(src, state, remoteness, move, terminal, INT64_MAX,
+                       max_queue_bytes)
+
+
+def queue_bytes(int64_t n_ids):
+    """Bytes the engine's queue takes to hold ``n_ids`` ids at once (whole
+    blocks, and one spare block)."""
+    return (n_ids // QBLOCK + 2) * <int64_t> sizeof(QBlock)
 
 
 # ---------------------------------------------------------------------------
@@ -218,9 +293,12 @@ cdef class CSRSource(MoveSource):
         self._rev_indices = np.empty(max(m, 1), dtype=np.int64)
         cdef int64_t[::1] rp = self._rev_indptr
         cdef int64_t[::1] ri = self._rev_indices
+        cdef int status
         with nogil:
-            reverse_csr(n, &indptr[0], &indices[0] if m else NULL,
-                        &rp[0], &ri[0])
+            status = reverse_csr(n, &indptr[0], &indices[0] if m else NULL,
+                                 &rp[0], &ri[0])
+        if status != 0:
+            raise_interrupt()
         self.rev_indptr = &rp[0]
         self.rev_indices = &ri[0]
         self.n_states = n
@@ -247,14 +325,17 @@ cdef class CSRSource(MoveSource):
 
 def solve_graph(const int64_t[::1] indptr, const int64_t[::1] indices,
                 int8_t[::1] outcome, int64_t[::1] remoteness,
-                int64_t[::1] move, bint misere=False):
+                int64_t[::1] move, bint misere=False,
+                int64_t max_queue_bytes=INT64_MAX):
     """Solve the game on a CSR graph in place.
 
     ``outcome`` comes in holding the labels (1 WIN, -1 LOSS, 0 not fixed) and
     leaves holding every vertex's outcome; ``remoteness`` and ``move`` are
     filled (-1 for draws' remoteness and for known vertices' move).
-    Raises ValueError for a malformed graph or mismatched array lengths,
-    MemoryError if the queue cannot grow.
+    Returns "ok", or "memory limit" if the queue would need more than
+    ``max_queue_bytes`` (the arrays are then incomplete).  Raises ValueError
+    for a malformed graph or mismatched array lengths, MemoryError if memory
+    runs out, KeyboardInterrupt on Ctrl-C.
     """
     cdef int64_t n = indptr.shape[0] - 1
     cdef CSRSource src = CSRSource(indptr, indices)
@@ -269,7 +350,7 @@ def solve_graph(const int64_t[::1] indptr, const int64_t[::1] indices,
             raise ValueError(f"label of vertex {v} is {outcome[v]}: "
                              f"expected WIN (1), LOSS (-1) or 0 (not fixed)")
     if n == 0:
-        return
+        return "ok"
     # The usual graph has out-degrees below 254: one byte of state per
     # vertex then keeps the hot array in cache.
     cdef uint8_t[::1] compact
@@ -283,14 +364,17 @@ def solve_graph(const int64_t[::1] indptr, const int64_t[::1] indices,
         compact = np.empty(n, dtype=np.uint8)
         with nogil:
             status = _solve_states(src, indptr, indices, outcome, remoteness, move,
-                                   misere, compact)
+                                   misere, compact, max_queue_bytes)
     else:
         wide = np.empty(n, dtype=np.int64)
         with nogil:
             status = _solve_states(src, indptr, indices, outcome, remoteness, move,
-                                   misere, wide)
+                                   misere, wide, max_queue_bytes)
+    if status == RETRO_INTERRUPTED:
+        raise_interrupt()
     if status == RETRO_NO_MEMORY:
         raise MemoryError("retrograde analysis: out of memory for the queue")
+    return "memory limit" if status == RETRO_MEMORY_LIMIT else "ok"
 
 
 cdef inline void _finish(const int64_t[::1] indptr, const int64_t[::1] indices,
@@ -316,7 +400,7 @@ cdef inline void _finish(const int64_t[::1] indptr, const int64_t[::1] indices,
 cdef int _solve_states(CSRSource src, const int64_t[::1] indptr,
                        const int64_t[::1] indices, int8_t[::1] outcome,
                        int64_t[::1] remoteness, int64_t[::1] move, bint misere,
-                       count_t[::1] state) noexcept nogil:
+                       count_t[::1] state, int64_t max_queue_bytes) noexcept nogil:
     """Fill the states from the labels and out-degrees, run the engine, decode."""
     cdef int64_t v, n = outcome.shape[0]
     cdef int status
@@ -330,10 +414,10 @@ cdef int _solve_states(CSRSource src, const int64_t[::1] indptr,
             state[v] = <count_t> (indptr[v + 1] - indptr[v])
     if count_t is uint8_t:
         status = retrograde_compact64(src, &state[0], &remoteness[0], &move[0],
-                                      win_mark if misere else loss_mark)
+                                      win_mark if misere else loss_mark, max_queue_bytes)
     else:
         status = retrograde_wide(src, &state[0], &remoteness[0], &move[0],
-                                 win_mark if misere else loss_mark)
+                                 win_mark if misere else loss_mark, max_queue_bytes)
     if status == RETRO_OK:
         _finish(indptr, indices, &state[0], outcome, remoteness, move)
     return status

@@ -5,44 +5,70 @@ from libc.stdint cimport INT64_MAX
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcmp, memcpy
 from grundy._core._typedefs cimport int8_t, int64_t, uint8_t, uint64_t
+from grundy._core._interrupt cimport interrupted, raise_interrupt
+
+
+cdef inline bint is_blank(const uint8_t[::1] data, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
+    """data[i] separates tokens on a line: a space, a tab, or the \\r of a
+    \\r\\n line end (or of the last line)."""
+    cdef uint8_t c = data[i]
+    return c == 32 or c == 9 or (c == 13 and (i + 1 == n or data[i + 1] == 10))
 
 
 def parse_ints(const uint8_t[::1] data, Py_ssize_t per_line=0):
-    """All whitespace-separated decimal integers in ``data``, as int64.
+    """All decimal integers in ``data``, as int64.
 
-    Raises ValueError quoting the first token that is not an integer (or
-    does not fit in int64), with its line number.  With ``per_line`` > 0,
-    every line that is not blank must hold exactly that many integers.
+    Integers are ASCII digits with an optional ``-``, separated by spaces or
+    tabs; lines end with ``\\n`` (``\\r\\n`` is fine).  Raises ValueError
+    quoting the first token that is not an integer (or does not fit in
+    int64), with its line number.  With ``per_line`` > 0, every line that
+    is not blank must hold exactly that many integers.  Ctrl-C stops it
+    (KeyboardInterrupt).
 
     >>> parse_ints(b"3 2\\n0 1\\n").tolist()
     [3, 2, 0, 1]
     """
-    cdef Py_ssize_t n = data.shape[0], i = 0, start, count = 0
+    cdef Py_ssize_t n = data.shape[0], i = 0, start, count = 0, tokens = 0
     cdef Py_ssize_t bad_start = -1, bad_end = -1
     cdef Py_ssize_t line = 1, in_line = 0, bad_line = -1, bad_count = 0
     cdef int64_t value, digit
-    cdef bint neg, overflow
+    cdef bint neg, overflow, stopped = False, was_blank = True
     cdef uint8_t c
-    out_arr = np.empty(n // 2 + 1, dtype=np.int64)
+    # Count the tokens first: the output takes 8 bytes a token, not a byte.
+    with nogil:
+        for i in range(n):
+            c = data[i]
+            if c == 32 or c == 9 or c == 10 or c == 13:
+                was_blank = True
+            elif was_blank:
+                tokens += 1
+                was_blank = False
+    out_arr = np.empty(tokens + 1, dtype=np.int64)
     cdef int64_t[::1] out = out_arr
+    i = 0
     with nogil:
         while i < n:
             c = data[i]
-            if c == 32 or (9 <= c <= 13):
-                if c == 10:
-                    if per_line > 0 and in_line != 0 and in_line != per_line:
-                        bad_line = line
-                        bad_count = in_line
-                        break
-                    line += 1
-                    in_line = 0
+            if c == 10:
+                if per_line > 0 and in_line != 0 and in_line != per_line:
+                    bad_line = line
+                    bad_count = in_line
+                    break
+                line += 1
+                in_line = 0
+                i += 1
+                if (line & 0xFFFF) == 0 and interrupted():
+                    stopped = True
+                    break
+                continue
+            if is_blank(data, i, n):
                 i += 1
                 continue
             start = i
             neg = False
             overflow = False
-            if c == 45 or c == 43:           # '-' or '+'
-                neg = c == 45
+            if c == 45:                      # '-'
+                neg = True
                 i += 1
             value = 0
             while i < n and 48 <= data[i] <= 57:
@@ -51,9 +77,9 @@ def parse_ints(const uint8_t[::1] data, Py_ssize_t per_line=0):
                     overflow = True
                 value = value * 10 + digit if not overflow else 0
                 i += 1
-            if i == start + (1 if (c == 45 or c == 43) else 0) or overflow or \
-                    (i < n and not (data[i] == 32 or 9 <= data[i] <= 13)):
-                while i < n and not (data[i] == 32 or 9 <= data[i] <= 13):
+            if i == start + (1 if neg else 0) or overflow or \
+                    (i < n and data[i] != 10 and not is_blank(data, i, n)):
+                while i < n and data[i] != 10 and not is_blank(data, i, n):
                     i += 1
                 bad_start = start
                 bad_end = i
@@ -61,17 +87,22 @@ def parse_ints(const uint8_t[::1] data, Py_ssize_t per_line=0):
             out[count] = -value if neg else value
             count += 1
             in_line += 1
-        if bad_start < 0 and bad_line < 0 and per_line > 0 and \
+        if not stopped and bad_start < 0 and bad_line < 0 and per_line > 0 and \
                 in_line != 0 and in_line != per_line:
             bad_line = line
             bad_count = in_line
+    if stopped:
+        raise_interrupt()
     if bad_line >= 0:
         raise ValueError(f"line {bad_line}: expected {per_line} integers, got {bad_count}")
     if bad_start >= 0:
-        token = bytes(data[bad_start:min(bad_end, bad_start + 40)]).decode("utf-8", "replace")
+        token = bytes(data[bad_start:bad_end])
+        shown = token[:40].decode("utf-8", "replace") + ("..." if len(token) > 40 else "")
         line = bytes(data[:bad_start]).count(b"\n") + 1
-        raise ValueError(f"line {line}: {token!r} is not an integer"
-                         " (or does not fit in 64 bits)")
+        if (token[1:] if token[:1] == b"-" else token).isdigit():
+            raise ValueError(f"line {line}: {shown!r} does not fit in 64 bits "
+                             f"(-2^63..2^63-1)")
+        raise ValueError(f"line {line}: {shown!r} is not an integer (digits 0-9)")
     return out_arr[:count].copy()
 
 
@@ -167,7 +198,7 @@ cdef enum:
     NIM_OK = 0
     NIM_NO_MEMORY = -1
     NIM_BAD_TOKEN = -2
-    NIM_BAD_CHAR = -3
+    NIM_STOPPED = -3
 
 
 def nim_lines(const uint8_t[::1] data, bint misere=False):
@@ -211,6 +242,9 @@ def nim_lines(const uint8_t[::1] data, bint misere=False):
         raise MemoryError("grundy nim: out of memory for the answers")
     with nogil:
         while start < n:
+            if (line & 0xFFFF) == 0 and interrupted():
+                status = NIM_STOPPED
+                break
             # One line: data[start:end], end at '\n' or the end of the data.
             end = start
             while end < n and data[end] != 10:
@@ -318,6 +352,8 @@ def nim_lines(const uint8_t[::1] data, bint misere=False):
                 end += 1                        # past the \r
             start = end + 1
     try:
+        if status == NIM_STOPPED:
+            raise_interrupt()
         if status == NIM_NO_MEMORY:
             raise MemoryError("grundy nim: out of memory for the answers")
         if status == NIM_BAD_TOKEN:
@@ -462,6 +498,9 @@ def parse_named_edges(const uint8_t[::1] data):
             t.slot[i] = -1
         with nogil:
             while pos < n:
+                if (line & 0xFFFF) == 0 and interrupted():
+                    status = -2
+                    break
                 end = pos
                 while end < n and data[end] != 10:
                     end += 1
@@ -512,6 +551,8 @@ def parse_named_edges(const uint8_t[::1] data):
                     end += 1
                 pos = end + 1
                 line += 1
+        if status == -2:
+            raise_interrupt()
         if status != 0:
             raise MemoryError("edge list: out of memory")
         if bad_line >= 0:
