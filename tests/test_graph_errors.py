@@ -12,9 +12,10 @@ from grundy._core import csr, retrograde
     ([(0, 1.5)], TypeError, "must hold integers"),
     ([(0, "a")], TypeError, "must hold integers"),
     ([(True, False)], TypeError, "must hold integers"),
-    ([(0, 1, 2)], ValueError, r"shape \(m, 2\), got \(1, 3\)"),
-    ([0, 1], ValueError, r"shape \(m, 2\), got \(2,\)"),
-    ([(0, 1), (2,)], ValueError, "could not be read"),
+    ([(0, 1, 2)], ValueError, r"edge 0 is \(0, 1, 2\): an edge is a \(u, v\) pair"),
+    ([0, 1], ValueError, r"edge 0 is 0: an edge is a \(u, v\) pair"),
+    ([(0, 1), (2,)], ValueError, r"edge 1 is \(2,\): an edge is a \(u, v\) pair"),
+    (np.zeros((2, 3), np.int64), ValueError, r"shape \(m, 2\), got \(2, 3\)"),
     ([(0, 2 ** 70)], ValueError, "int64 range"),
 ])
 def test_from_edges_rejects(edges, exc, match):

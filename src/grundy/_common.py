@@ -86,11 +86,12 @@ def shorten(value, limit=60):
     return text
 
 
-def _shown_int(value):
+def shown_int(value):
     """An int for a message: digits, or its size when it is huge."""
-    if abs(value) < 10 ** 30:
+    if abs(value).bit_length() <= 133:                 # up to 40 digits
         return str(value)
-    return f"{'-' if value < 0 else ''}(an integer of {abs(value).bit_length()} bits)"
+    digits = int(abs(value).bit_length() * 0.30103) + 1
+    return f"{'-' if value < 0 else ''}(an integer of about {digits} digits)"
 
 
 # -- integers ---------------------------------------------------------------------
@@ -120,10 +121,10 @@ def check_int(value, name, minimum=None, maximum=None):
     value = operator.index(value)
     if minimum is not None and value < minimum:
         upper = "" if maximum is None or maximum == INT64_MAX else f" (and <= {maximum})"
-        raise ValueError(f"{name} must be >= {minimum}{upper}, got {_shown_int(value)}")
+        raise ValueError(f"{name} must be >= {minimum}{upper}, got {shown_int(value)}")
     if maximum is not None and value > maximum:
         top = "2^63-1" if maximum == INT64_MAX else str(maximum)
-        raise ValueError(f"{name} must be <= {top}, got {_shown_int(value)}")
+        raise ValueError(f"{name} must be <= {top}, got {shown_int(value)}")
     return value
 
 
@@ -150,8 +151,14 @@ def as_int64_array(data, name, ndim=None, copy=True):
         raise TypeError(f"{name} must hold integers, got {shorten(data)}")
     try:
         arr = np.asarray(data)
-    except (ValueError, OverflowError, TypeError) as exc:
-        raise ValueError(f"{name} could not be read as an integer array: {exc}") from None
+    except (ValueError, OverflowError, TypeError):
+        raise ValueError(f"{name} could not be read as an integer array: "
+                         f"{_ragged(data)}") from None
+    if not isinstance(data, np.ndarray) and arr.dtype.kind in "iu":
+        # numpy turns True into 1 inside a list of ints: look for bools.
+        bad = _first_bool(data)
+        if bad is not None:
+            raise TypeError(f"{name} must hold integers, got {shorten(bad)} (bool)")
     if arr.dtype == object:
         # Python ints too large for int64, or a mix of kinds.
         flat = arr.ravel()
@@ -161,7 +168,7 @@ def as_int64_array(data, name, ndim=None, copy=True):
                                 f"({type(x).__name__})")
         for x in flat:
             if not -INT64_MAX - 1 <= x <= INT64_MAX:
-                raise ValueError(f"{name} has the value {_shown_int(int(x))}, outside the "
+                raise ValueError(f"{name} has the value {shown_int(int(x))}, outside the "
                                  f"int64 range -2^63..2^63-1")
         arr = arr.astype(np.int64)
         copy = False
@@ -170,9 +177,8 @@ def as_int64_array(data, name, ndim=None, copy=True):
             arr = arr.astype(np.int64)       # [] comes in as float64
             copy = False
         else:
-            example = arr.flat[0] if arr.size else None
             raise TypeError(f"{name} must hold integers, got dtype {arr.dtype}"
-                            + (f" (first value {shorten(example)})" if arr.size else ""))
+                            + (f" (for example {_example(arr)})" if arr.size else ""))
     if arr.dtype == np.uint64 and arr.size and arr.max() > INT64_MAX:
         raise ValueError(f"{name} has the value {int(arr.max())}, outside the int64 range "
                          f"-2^63..2^63-1")
@@ -181,6 +187,46 @@ def as_int64_array(data, name, ndim=None, copy=True):
     if copy:
         return np.array(arr, dtype=np.int64, order="C", copy=True)
     return np.ascontiguousarray(arr, dtype=np.int64)
+
+
+def _first_bool(data, limit=2):
+    """The first bool inside nested lists/tuples (up to ``limit`` levels), or None."""
+    stack = [(data, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (bool, np.bool_)):
+            return item
+        if depth < limit and isinstance(item, (list, tuple)):
+            stack.extend((x, depth + 1) for x in reversed(item))
+    return None
+
+
+def _example(arr):
+    """A value of a non-integer array worth quoting: the first one that is
+    not a whole number, else the first one (as a plain Python value)."""
+    flat = arr.ravel()
+    if flat.dtype.kind in "fc":
+        with np.errstate(invalid="ignore"):
+            odd = np.flatnonzero(flat != np.round(flat.real))
+        if odd.size:
+            return shorten(flat[odd[0]].item())
+    return shorten(flat[0].item() if hasattr(flat[0], "item") else flat[0])
+
+
+def _ragged(data):
+    """Say which row of a ragged nested sequence breaks the shape."""
+    try:
+        rows = list(data)
+        lengths = [len(r) if hasattr(r, "__len__") and not isinstance(r, (str, bytes)) else None
+                   for r in rows]
+    except TypeError:
+        return "not a rectangular array of integers"
+    first = lengths[0] if lengths else None
+    for k, length in enumerate(lengths):
+        if length != first:
+            return (f"row {k} is {shorten(rows[k])}, but row 0 is {shorten(rows[0])} "
+                    f"(the rows must all have the same length)")
+    return "not a rectangular array of integers"
 
 
 def readonly(arr):
@@ -216,11 +262,13 @@ def format_bytes(n):
     n = int(n)
     if n < 1024:
         return f"{n} bytes"
+    if n >= 2 ** 70:                                   # past floats' comfort: a power of two
+        return f"2^{n.bit_length() - 1} bytes"
+    value = float(n)
     for unit in ("KiB", "MiB", "GiB", "TiB", "PiB", "EiB"):
-        n_units = n / 1024
-        if n_units < 1024 or unit == "EiB":
-            return f"{n_units:,.1f} {unit}"
-        n = n_units
+        value /= 1024
+        if value < 1024 or unit == "EiB":
+            return f"{value:,.1f} {unit}"
     raise AssertionError("unreachable")                # pragma: no cover
 
 

@@ -217,14 +217,14 @@ class _ProgressBar:
 
 
 def _cmd_octal(args):
-    from grundy._common import check_memory
+    from grundy._common import check_memory, shown_int
     from grundy.octal import parse_game
 
     n = _count(args.n, "N")
     game = parse_game(args.code)
     # The values (4 bytes each, and their copy) and the text of the output.
     check_memory(4 * (n + 1) * 3 + 12 * (n + 1), args.max_memory,
-                 f"printing G(0..{n:,})")
+                 f"printing G(0..N) for N = {shown_int(n)}")
     bar = _ProgressBar()
     try:
         values = game.values(n, progress=bar, max_memory=args.max_memory)

@@ -121,15 +121,26 @@ class GameGraph:
             return cls._from_named_edges(edges)
         if n is not None:
             n = check_count(n, "n")
-        if not isinstance(edges, np.ndarray) and not hasattr(edges, "__len__"):
+        if not isinstance(edges, np.ndarray):
+            if isinstance(edges, (str, bytes)) or not hasattr(edges, "__iter__"):
+                raise TypeError(f"edges must be an (m, 2) array or an iterable of (u, v) "
+                                f"pairs, got {shorten(edges)}")
             edges = list(edges)
+            for k, edge in enumerate(edges):
+                if isinstance(edge, (str, bytes)) or not hasattr(edge, "__len__") or \
+                        len(edge) != 2:
+                    raise ValueError(f"edge {k} is {shorten(edge)}: an edge is a (u, v) pair")
         arr = as_int64_array(edges, "edges")
         if arr.size == 0 and arr.ndim <= 2 and (arr.ndim < 2 or arr.shape[1] in (0, 2)):
             arr = arr.reshape(0, 2)
         if arr.ndim != 2 or arr.shape[1] != 2:
             raise ValueError(f"edges must have shape (m, 2), got {arr.shape}")
         if n is None:
-            n = max(int(arr.max()) + 1, 0) if arr.size else 0
+            top = int(arr.max()) if arr.size else -1
+            n = max(top + 1, 0)
+            if n > 2 ** 40:          # name the vertex that makes the graph so large
+                check_memory(8 * (n + 1) + 24 * len(arr), max_memory,
+                             f"the vertex id {top} makes a graph of n = {n:,} vertices, which")
         _check_graph_memory(n, len(arr), max_memory)
         return cls._owned(*_csr_of_edges(arr, n))
 
@@ -249,7 +260,7 @@ class GameGraph:
         return cls._owned(indptr, indices, nodes)
 
     @classmethod
-    def from_scipy(cls, matrix):
+    def from_scipy(cls, matrix, *, max_memory=None):
         """Graph from a square scipy.sparse matrix or array: entry (i, j) != 0 is a move i -> j.
 
         Explicit zeros are not moves; duplicate entries are summed first.
@@ -262,6 +273,7 @@ class GameGraph:
             raise TypeError(f"expected a scipy.sparse matrix or array, got {type(matrix).__name__}")
         if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1]:
             raise ValueError(f"the matrix must be square, got shape {matrix.shape}")
+        _check_graph_memory(int(matrix.shape[0]), int(matrix.nnz), max_memory)
         m = sp.csr_matrix(matrix, copy=True)
         m.sum_duplicates()
         m.eliminate_zeros()
@@ -397,9 +409,9 @@ class GameGraph:
         cycle = _grundy.dag_grundy(self._indptr, self._indices, value)
         if cycle is not None:
             names = [self._nodes[int(v)] for v in cycle]
-            shown = " -> ".join(map(repr, names[:20])) + (" -> ..." if len(names) > 20 else "")
+            shown = " -> ".join(map(shorten, names[:20])) + (" -> ..." if len(names) > 20 else "")
             raise CycleError(
-                f"the graph has a cycle ({shown} -> {names[0]!r}): Grundy values need an "
+                f"the graph has a cycle ({shown} -> {shorten(names[0])}): Grundy values need an "
                 f"acyclic game; use loopy_grundy() for games with cycles", names)
         return readonly(value)
 

@@ -241,9 +241,10 @@ class ImpartialGame:
                     elif state.get(w) == 1:
                         cycle = [self._positions[e[0]] for e in stack]
                         cycle = cycle[cycle.index(c2):]
-                        shown = " -> ".join(map(repr, cycle[:10]))
+                        shown = " -> ".join(map(shorten, cycle[:10])) + \
+                            (" -> ..." if len(cycle) > 10 else "")
                         raise CycleError(
-                            f"the game has a cycle ({shown} -> {c2!r}): Grundy values need "
+                            f"the game has a cycle ({shown} -> {shorten(c2)}): Grundy values need "
                             "an acyclic game; use loopy_grundy() for games with cycles", cycle)
         self._value_new(first_new, order)
 
@@ -316,6 +317,8 @@ class ImpartialGame:
         >>> ImpartialGame(lambda n: range(n)).table([0, 5, 3]).tolist()
         [0, 5, 3]
         """
+        if isinstance(positions, (str, bytes)) or not hasattr(positions, "__iter__"):
+            raise TypeError(f"table() takes an iterable of positions, got {shorten(positions)}")
         positions = list(positions)
         self._explore(positions)
         return readonly(np.array([self.grundy(p) for p in positions], dtype=np.int64))

@@ -20,7 +20,7 @@ import operator
 
 import numpy as np
 
-from grundy._common import DRAW, LOSS, WIN, Outcome, readonly
+from grundy._common import DRAW, LOSS, WIN, Outcome, is_integer, readonly, shorten
 
 __all__ = ["LoopyValue", "loopy_sum", "LoopyGrundy"]
 
@@ -31,8 +31,8 @@ class LoopyValue:
     __slots__ = ("_finite", "_k")
 
     def __init__(self, value):
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-            raise TypeError(f"a finite loopy value is an integer, got {value!r}")
+        if not is_integer(value):
+            raise TypeError(f"a finite loopy value is an integer, got {shorten(value)}")
         if value < 0:
             raise ValueError(f"a finite loopy value is >= 0, got {value}")
         self._finite = int(value)
@@ -41,6 +41,8 @@ class LoopyValue:
     @classmethod
     def inf(cls, k=()):
         """The infinite value with the set ``k`` of finite successor values."""
+        if isinstance(k, (str, bytes)) or not hasattr(k, "__iter__"):
+            raise TypeError(f"K is a set of finite values (integers >= 0), got {shorten(k)}")
         self = cls.__new__(cls)
         self._finite = None
         ks = frozenset(int(LoopyValue(x)._finite) for x in k)
@@ -106,7 +108,17 @@ def loopy_sum(values):
     >>> loopy_sum([])
     LoopyValue(0)
     """
-    return functools.reduce(operator.add, values, LoopyValue(0))
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        raise TypeError(f"loopy_sum() takes an iterable of values, got {shorten(values)}")
+    total = LoopyValue(0)
+    for i, v in enumerate(values):
+        if not isinstance(v, LoopyValue):
+            if not is_integer(v):
+                raise TypeError(f"value {i} is {shorten(v)}: a loopy value is a LoopyValue "
+                                f"or an integer >= 0")
+            v = LoopyValue(v)
+        total = total + v
+    return total
 
 
 class LoopyGrundy:

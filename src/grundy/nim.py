@@ -19,10 +19,11 @@ True
 """
 import functools
 import operator
+from collections.abc import Mapping, Set as AbstractSet
 
 import numpy as np
 
-from grundy._common import LOSS, NO_MOVE, WIN
+from grundy._common import LOSS, NO_MOVE, WIN, is_integer, shorten
 
 __all__ = ["nim_sum", "nim_outcome", "nim_moves", "nim_move"]
 
@@ -46,11 +47,14 @@ def _piles(piles):
                 raise ValueError(f"{place} is {int(arr.flat[i])}: piles must be >= 0")
         return arr
     if isinstance(piles, (str, bytes)) or not hasattr(piles, "__iter__"):
-        raise TypeError(f"piles must be an iterable of integers, got {piles!r}")
+        raise TypeError(f"piles must be an iterable of integers, got {shorten(piles)}")
+    if isinstance(piles, (AbstractSet, Mapping)):
+        raise TypeError(f"piles must be a sequence (moves name piles by position), got a "
+                        f"{type(piles).__name__}: {shorten(piles)}")
     out = []
     for i, x in enumerate(piles):
-        if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)):
-            raise TypeError(f"pile {i} is {x!r}: piles must be integers")
+        if not is_integer(x):
+            raise TypeError(f"pile {i} is {shorten(x)}: piles must be integers")
         x = int(x)
         if x < 0:
             raise ValueError(f"pile {i} is {x}: piles must be >= 0")

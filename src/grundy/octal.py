@@ -17,7 +17,7 @@ from collections import namedtuple
 import numpy as np
 
 from grundy._common import (check_bool, check_count, check_int, check_memory,
-                            readonly, shorten)
+                            readonly, shorten, shown_int)
 from grundy._core import octal as _octal
 
 __all__ = ["OctalGame", "HexGame", "GrundysGame", "SubtractionGame", "TakeAndBreakGame",
@@ -142,7 +142,7 @@ class TakeAndBreakGame:
         if len(self._G) < stop:
             size = stop if stop > 2 * len(self._G) else 2 * len(self._G)
             check_memory(4 * (size + len(self._G)) + extra_bytes, max_memory,
-                         f"the values G(0..{stop - 1:,}) of {self!r}")
+                         f"the values G(0..n) of {self!r} for n = {shown_int(stop - 1)}")
             bigger = np.zeros(size, dtype=np.uint32)
             bigger[:self._n] = self._G[:self._n]
             self._G = bigger
@@ -309,8 +309,6 @@ def _parse_code(code, base):
                          f"(split without taking), got {d0!r}")
     while len(digits) > 1 and digits[-1] == 0:
         digits.pop()
-    if not any(digits):
-        raise ValueError(f"{shorten(code)} allows no move at all")
     rules = ([], [], [], [])
     for k, d in enumerate(digits):
         for bit, rule in ((1, 0), (2, 1), (4, 2), (8, 3)):
@@ -371,8 +369,6 @@ class SubtractionGame(TakeAndBreakGame):
         s = set()
         for x in subtraction_set:
             s.add(check_count(x, "a subtraction set member", minimum=1))
-        if not s:
-            raise ValueError("the subtraction set is empty")
         self.subtraction_set = frozenset(s)
         super().__init__("sub:" + ",".join(map(str, sorted(s))), take0=s, take1=s)
 

@@ -171,6 +171,11 @@ class PoliceThief:
         readonly(self._grid)
         self._exit_mask = readonly((grid[free] == ord("E")).astype(np.uint8))
 
+    def __reduce__(self):
+        # Rebuilt from the rows and rules: the arrays come back read-only.
+        return (_restore_board, (type(self), self.rows, self.police_moves, self.thief_moves,
+                                 self.passing))
+
     @classmethod
     def parse(cls, text, **rules):
         """A board from text: a line ``n m``, then n rows of m characters.
@@ -182,7 +187,10 @@ class PoliceThief:
             try:
                 text = bytes(text).decode("utf-8")
             except UnicodeDecodeError as exc:
-                raise BoardError(f"the board is not UTF-8 text: {exc}") from None
+                line = bytes(text[:exc.start]).count(b"\n") + 1
+                col = exc.start - (bytes(text[:exc.start]).rfind(b"\n") + 1)
+                raise BoardError(f"line {line}, column {col}: byte {bytes(text)[exc.start]:#04x} "
+                                 f"is not UTF-8 text") from None
         if not isinstance(text, str):
             raise TypeError(f"expected the board as text, got {type(text).__name__}")
         lines = [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
@@ -355,6 +363,10 @@ class PoliceThief:
         return PoliceThiefSolution(self, outcomes, remoteness.reshape(F, F, 2))
 
 
+def _restore_board(cls, rows, police_moves, thief_moves, passing):
+    return cls(rows, police_moves=police_moves, thief_moves=thief_moves, passing=passing)
+
+
 class PoliceThiefSolution:
     """Every state of a police-and-thief board, solved.
 
@@ -367,6 +379,10 @@ class PoliceThiefSolution:
         self.board = board
         self.outcomes = readonly(outcomes)
         self._remoteness = readonly(remoteness)
+
+    def __reduce__(self):
+        # Through __init__, so the arrays are read-only after pickle or deepcopy.
+        return (type(self), (self.board, self.outcomes, self._remoteness))
 
     def _state(self, police, thief, police_to_move):
         b = self.board
