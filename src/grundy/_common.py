@@ -77,9 +77,7 @@ def shorten(value, limit=60):
     """
     try:
         text = repr(value)
-    except Exception:                              # a repr that fails: name the type
-        text = f"<{type(value).__name__} object>"
-    except RecursionError:                         # pragma: no cover
+    except Exception:              # a repr that fails (or recurses too deep): name the type
         text = f"<{type(value).__name__} object>"
     if len(text) > limit:
         text = text[:limit - 3] + "..."

@@ -377,7 +377,9 @@ class GameGraph:
         # Reverse CSR, state, outcome, remoteness and move; then the queue.
         fixed = 8 * (n + 1) + 8 * m + 8 * n + n + 8 * n + 8 * n
         what = f"solving a graph with {n:,} vertices and {m:,} edges"
-        limit = check_memory(fixed + _retro.queue_bytes(0), max_memory, what)
+        # The queue: an allowance of one entry per 8 vertices (a refusal
+        # mid-solve, if it outgrows the limit, keeps peak memory under it).
+        limit = check_memory(fixed + _retro.queue_bytes(n // 8), max_memory, what)
         outcome = self._labels_array(labels)
         remoteness = np.empty(n, dtype=np.int64)
         move = np.empty(n, dtype=np.int64)
