@@ -135,7 +135,8 @@ def test_from_edges_with_names():
 
 @pytest.mark.parametrize("edges, kwargs, exc, match", [
     ([("a", "b")], {"n": 3, "names": True}, ValueError, "n = 3 cannot be given with names=True"),
-    ([("a", "b", "c")], {"names": True}, TypeError, r"edge 0 is \('a', 'b', 'c'\): an edge is a \(u, v\) pair"),
+    ([("a", "b", "c")], {"names": True}, ValueError, r"edge 0 is \('a', 'b', 'c'\): an edge is a \(u, v\) pair"),
+    ([5], {"names": True}, TypeError, r"edge 0 is 5: an edge is a \(u, v\) pair"),
     (["ab"], {"names": True}, TypeError, "edge 0 is 'ab'"),
     ([("a", ["b"])], {"names": True}, TypeError, r"vertex names must be hashable, got \['b'\]"),
     ("ab", {"names": True}, TypeError, "edges must be an iterable of"),

@@ -147,17 +147,15 @@ class GameGraph:
     @classmethod
     def _from_named_edges(cls, edges):
         if isinstance(edges, (str, bytes)) or not hasattr(edges, "__iter__"):
-            raise TypeError(f"edges must be an iterable of (u, v) pairs, got {edges!r}")
+            raise TypeError(f"edges must be an iterable of (u, v) pairs, got {shorten(edges)}")
         flat = []
         for k, edge in enumerate(edges):
-            if isinstance(edge, (str, bytes)):
-                raise TypeError(f"edge {k} is {edge!r}: an edge is a (u, v) pair")
-            try:
-                u, v = edge
-            except (TypeError, ValueError):
-                raise TypeError(f"edge {k} is {edge!r}: an edge is a (u, v) pair") from None
-            flat.append(u)
-            flat.append(v)
+            if isinstance(edge, (str, bytes)) or not hasattr(edge, "__iter__"):
+                raise TypeError(f"edge {k} is {shorten(edge)}: an edge is a (u, v) pair")
+            pair = tuple(edge)
+            if len(pair) != 2:
+                raise ValueError(f"edge {k} is {shorten(edge)}: an edge is a (u, v) pair")
+            flat.extend(pair)
         try:
             nodes = tuple(dict.fromkeys(flat))
         except TypeError:

@@ -103,6 +103,14 @@ def _locked(method):
     return locked
 
 
+def _check_hashable(position, context):
+    try:
+        hash(position)
+    except TypeError:
+        raise TypeError(f"{context} {shorten(position)}, which is not hashable: positions "
+                        f"must be hashable (use a tuple, not a list)") from None
+
+
 def _components(option):
     return option.parts if isinstance(option, Sum) else (option,)
 
@@ -174,12 +182,7 @@ class ImpartialGame:
             options = list(options)
             for o in options:
                 for c in _components(o):
-                    try:
-                        hash(c)
-                    except TypeError:
-                        raise TypeError(f"moves({shorten(position)}) returned the option "
-                                        f"{shorten(c)}, which is not hashable: positions must "
-                                        f"be hashable (use a tuple, not a list)") from None
+                    _check_hashable(c, f"moves({shorten(position)}) returned the option")
             self._moves_of[position] = options
         return options
 
@@ -197,11 +200,7 @@ class ImpartialGame:
         On any error (or Ctrl-C) the partial exploration is undone."""
         for root in roots:
             for c in _components(root):
-                try:
-                    hash(c)
-                except TypeError:
-                    raise TypeError(f"positions must be hashable, got {shorten(c)} "
-                                    f"(use a tuple, not a list)") from None
+                _check_hashable(c, "got the position")
         with self._lock:
             first_new = len(self._positions)
             try:

@@ -106,11 +106,26 @@ def parse_ints(const uint8_t[::1] data, Py_ssize_t per_line=0):
     return out_arr[:count].copy()
 
 
+cdef inline Py_ssize_t write_uint(uint8_t* buf, Py_ssize_t pos, uint64_t x) noexcept nogil:
+    """Write x in decimal at buf[pos:] (room for 20 digits); the new pos."""
+    cdef char digits[24]
+    cdef int k = 0, j
+    while True:
+        digits[k] = <char> (48 + x % 10)
+        k += 1
+        x //= 10
+        if x == 0:
+            break
+    for j in range(k - 1, -1, -1):
+        buf[pos] = <uint8_t> digits[j]
+        pos += 1
+    return pos
+
+
 def format_outcomes(const int8_t[::1] outcome, const int64_t[::1] remoteness):
     """``WIN r`` / ``LOSS r`` / ``DRAW -1`` lines, one per vertex, as bytes."""
-    cdef Py_ssize_t n = outcome.shape[0], i, pos = 0, j, k
+    cdef Py_ssize_t n = outcome.shape[0], i, pos = 0
     cdef int64_t r
-    cdef char digits[24]
     buf_arr = np.empty(n * 26 + 1, dtype=np.uint8)
     cdef uint8_t[::1] buf = buf_arr
     if remoteness.shape[0] != n:
@@ -133,16 +148,7 @@ def format_outcomes(const int8_t[::1] outcome, const int64_t[::1] remoteness):
                 buf[pos] = 45
                 pos += 1
                 r = -r
-            k = 0
-            while True:
-                digits[k] = <char> (48 + r % 10)
-                k += 1
-                r //= 10
-                if r == 0:
-                    break
-            for j in range(k - 1, -1, -1):
-                buf[pos] = <uint8_t> digits[j]
-                pos += 1
+            pos = write_uint(&buf[0], pos, <uint64_t> r)
             buf[pos] = 10
             pos += 1
     return buf_arr[:pos].tobytes()
@@ -181,17 +187,7 @@ cdef inline void out_text(OutBuf* b, const char* text, Py_ssize_t k) noexcept no
 
 
 cdef inline void out_uint(OutBuf* b, uint64_t x) noexcept nogil:
-    cdef char digits[24]
-    cdef int k = 0, j
-    while True:
-        digits[k] = <char> (48 + x % 10)
-        k += 1
-        x //= 10
-        if x == 0:
-            break
-    for j in range(k - 1, -1, -1):
-        b.data[b.size] = <uint8_t> digits[j]
-        b.size += 1
+    b.size = write_uint(b.data, b.size, x)
 
 
 cdef enum:
