@@ -9,3 +9,6 @@ cdef int reverse_csr(int64_t n, const int64_t* indptr, const int64_t* indices,
 # Raises ValueError unless indptr/indices describe a CSR graph on
 # len(indptr) - 1 vertices.  O(n + m).
 cpdef check_csr(const int64_t[::1] indptr, const int64_t[::1] indices)
+
+# The largest out-degree of a CSR graph (0 for no vertices).
+cdef int64_t max_out_degree(const int64_t* indptr, int64_t n) noexcept nogil

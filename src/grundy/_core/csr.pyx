@@ -37,6 +37,14 @@ cdef int reverse_csr(int64_t n, const int64_t* indptr, const int64_t* indices,
     return 0
 
 
+cdef int64_t max_out_degree(const int64_t* indptr, int64_t n) noexcept nogil:
+    cdef int64_t v, best = 0
+    for v in range(n):
+        if indptr[v + 1] - indptr[v] > best:
+            best = indptr[v + 1] - indptr[v]
+    return best
+
+
 cpdef check_csr(const int64_t[::1] indptr, const int64_t[::1] indices):
     """Raise ValueError unless (indptr, indices) is a CSR graph.
 

@@ -14,7 +14,7 @@ import numpy as np
 from libc.stdlib cimport malloc, free
 
 from grundy._core._typedefs cimport int64_t
-from grundy._core.csr cimport check_csr
+from grundy._core.csr cimport check_csr, max_out_degree
 from grundy._core._interrupt cimport interrupted, raise_interrupt
 
 # value[v] during the search: WHITE (not seen), GRAY (on the stack), or >= 0.
@@ -37,7 +37,9 @@ def dag_grundy(const int64_t[::1] indptr, const int64_t[::1] indices,
         raise ValueError(f"value has length {value.shape[0]}, expected {n}")
     if n == 0:
         return None
-    cdef int64_t max_degree = int(np.diff(np.asarray(indptr)).max())
+    cdef int64_t max_degree
+    with nogil:
+        max_degree = max_out_degree(&indptr[0], n)
     stack_arr = np.empty(n, dtype=np.int64)
     cursor_arr = np.empty(n, dtype=np.int64)
     stamp_arr = np.full(max_degree + 1, -1, dtype=np.int64)

@@ -41,7 +41,7 @@ def loopy_grundy(const int64_t[::1] indptr, const int64_t[::1] indices,
         return 0
     rp_arr = np.empty(n + 1, dtype=np.int64)
     ri_arr = np.empty(max(m_edges, 1), dtype=np.int64)
-    base_arr = np.diff(np.asarray(indptr))        # successors unlabelled or infinite
+    base_arr = np.empty(n, dtype=np.int64)        # successors unlabelled or infinite
     cnt_arr = np.empty(n, dtype=np.int64)
     hit_arr = np.full(n, -1, dtype=np.int64)      # stage in which a vertex was hit
     ulist_arr = np.arange(n, dtype=np.int64)      # the unlabelled vertices
@@ -51,6 +51,8 @@ def loopy_grundy(const int64_t[::1] indptr, const int64_t[::1] indices,
     cdef int64_t nu = n, stage = 0, i, j, k, u, v, w, head, tail, kept, steps = 0
     cdef bint stopped = False
     with nogil:
+        for v in range(n):
+            base[v] = indptr[v + 1] - indptr[v]
         stopped = reverse_csr(n, &indptr[0], &indices[0] if m_edges else NULL,
                               &rp[0], &ri[0]) != 0
         for v in range(n):

@@ -21,7 +21,7 @@ from libc.stdint cimport INT64_MAX
 
 from grundy._core._typedefs cimport (int8_t, int32_t, int64_t, uint8_t,
                                      uint16_t, WIN, LOSS, grundy_prefetch)
-from grundy._core.csr cimport reverse_csr, check_csr
+from grundy._core.csr cimport reverse_csr, check_csr, max_out_degree
 from grundy._core._interrupt cimport interrupted, raise_interrupt
 
 # How often the engine looks for Ctrl-C: every 2^16 pops (milliseconds).
@@ -355,11 +355,9 @@ def solve_graph(const int64_t[::1] indptr, const int64_t[::1] indices,
     # vertex then keeps the hot array in cache.
     cdef uint8_t[::1] compact
     cdef int64_t[::1] wide
-    cdef int64_t max_degree = 0
+    cdef int64_t max_degree
     with nogil:
-        for v in range(n):
-            if indptr[v + 1] - indptr[v] > max_degree:
-                max_degree = indptr[v + 1] - indptr[v]
+        max_degree = max_out_degree(&indptr[0], n)
     if max_degree <= COMPACT_MAX_MOVES:
         compact = np.empty(n, dtype=np.uint8)
         with nogil:
