@@ -38,7 +38,13 @@ _EXPORTS = {
 __all__ = list(_EXPORTS)
 
 
+# Submodules reachable as attributes (``grundy.octal``), imported on first use.
+_SUBMODULES = {"cli", "graph", "impartial", "loopy", "nim", "octal", "police"}
+
+
 def __getattr__(name):
+    if name in _SUBMODULES:
+        return importlib.import_module(f"grundy.{name}")
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'grundy' has no attribute {name!r}")

@@ -235,20 +235,41 @@ def readonly(arr):
 
 # -- memory -------------------------------------------------------------------------
 
+def _read_number(path):
+    try:
+        with open(path) as f:
+            return int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None                              # absent, or "max" (no limit)
+
+
 def available_memory():
-    """Bytes of memory this machine has available now (Linux: MemAvailable;
-    elsewhere: physical memory), or 2^63-1 when it cannot be told."""
+    """Bytes of memory this process can use now: the machine's available
+    memory (Linux: MemAvailable; elsewhere: physical memory), less what a
+    container's cgroup limit leaves; 2^63-1 when it cannot be told."""
+    found = None
     try:
         with open("/proc/meminfo") as f:
             for line in f:
                 if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
+                    found = int(line.split()[1]) * 1024
+                    break
     except (OSError, ValueError, IndexError):
         pass
-    try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (AttributeError, ValueError, OSError):
-        return INT64_MAX
+    if found is None:
+        try:
+            found = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+        except (AttributeError, ValueError, OSError):
+            found = INT64_MAX
+    # cgroup v2, then v1: the limit less the usage.
+    for limit_file, usage_file in (("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),
+                                   ("/sys/fs/cgroup/memory/memory.limit_in_bytes",
+                                    "/sys/fs/cgroup/memory/memory.usage_in_bytes")):
+        limit, usage = _read_number(limit_file), _read_number(usage_file)
+        if limit is not None and usage is not None and limit < 2 ** 60:
+            found = min(found, max(limit - usage, 0))
+            break
+    return found
 
 
 def format_bytes(n):

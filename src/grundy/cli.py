@@ -71,49 +71,38 @@ def read_graph(data, *, one_based=False, max_memory=None):
     """Parse ``n m`` then m lines ``u v`` into a GameGraph."""
     from grundy._common import check_memory
     from grundy._core import textio
-    from grundy.graph import GameGraph
+    from grundy.graph import GameGraph, build_bytes, solve_bytes
     import numpy as np
 
+    count = textio.count_tokens(data)
+    check_memory(8 * count, max_memory, f"reading {count:,} numbers")
     tokens = textio.parse_ints(data, 2)
     if len(tokens) == 0:
         raise InputError("empty input: expected 'n m' on the first line")
     n, m = int(tokens[0]), int(tokens[1])
-    lead = len(data) - len(bytes(data).lstrip(b" \t\r\n"))
-    first_line = bytes(data[:lead]).count(b"\n") + 1       # the line of 'n m'
+    first_line = textio.token_line(data, 0)                # the line of 'n m'
     if n < 0 or m < 0:
         raise InputError(f"line {first_line}: n and m must be >= 0, got 'n m' = '{n} {m}'")
     given = (len(tokens) - 2) // 2
     if given != m:
         raise InputError(f"the first line announces m = {m} edges, but {given} edge lines follow")
-    # The whole run at its peak: the CSR and its building, the solve, the output.
-    check_memory(8 * (n + 1) + 24 * m + 33 * n + 8 * m + 26 * n, max_memory,
+    # The whole run at its peak: the numbers read, the graph and its
+    # building, the solve, and the output text (26 bytes a vertex at most).
+    check_memory(8 * len(tokens) + build_bytes(n, m) + solve_bytes(n, m) + 26 * n, max_memory,
                  f"a graph with n = {n:,} vertices and m = {m:,} edges")
     edges = tokens[2:].reshape(m, 2)
     if one_based:
-        edges = edges - 1
+        edges -= 1
     bad = np.flatnonzero(((edges < 0) | (edges >= n)).any(axis=1))
     if bad.size:
         i = int(bad[0])
         base = 1 if one_based else 0
         u, v = (int(x) + base for x in edges[i])
         valid = f"{base}..{n - 1 + base}" if n else "none (n = 0)"
-        line = _edge_line(data, first_line, i)
+        line = textio.token_line(data, 2 + 2 * i)
         raise InputError(f"edge {i + 1} (line {line}) = '{u} {v}': vertices must be in "
                          f"{valid}{' (--one-based)' if one_based else ''}")
     return GameGraph.from_edges(edges, n=n, max_memory=max_memory)
-
-
-def _edge_line(data, first_line, i):
-    """The line number of edge i (0-based) of an 'n m' input: blank lines
-    are skipped by the parser, so count the non-blank lines."""
-    lines = bytes(data).split(b"\n")
-    seen = -1                                    # the header is not an edge
-    for k in range(first_line - 1, len(lines)):
-        if lines[k].strip(b" \t\r"):
-            if seen == i:
-                return k + 1
-            seen += 1
-    return first_line + 1 + i                    # pragma: no cover
 
 
 def _cmd_graph(args):
@@ -125,7 +114,7 @@ def _cmd_graph(args):
         if args.one_based:
             raise InputError("--one-based applies to --format nm only (the vertices of "
                              "an edge list are names)")
-        g = GameGraph.parse_edges(data)
+        g = GameGraph.parse_edges(data, max_memory=args.max_memory)
     else:
         g = read_graph(data, one_based=args.one_based, max_memory=args.max_memory)
     sol = g.solve(misere=args.misere, max_memory=args.max_memory)
@@ -144,10 +133,21 @@ def _cmd_nim(args):
     from grundy._core import textio
 
     data = _read_input(args.file)
-    answers, big = textio.nim_lines(data, misere=args.misere)
-    if big:
-        answers = _answer_big_piles(data, answers, big, args.misere)
-    _write(answers)
+    pos, line = 0, 1
+    while True:
+        # Chunks of answers, written as they come: memory stays small.
+        answers, big, pos, line = textio.nim_lines(data, misere=args.misere, pos=pos,
+                                                   first_line=line)
+        if big:
+            answers = _answer_big_piles(data, answers, big, args.misere)
+        _write(answers)
+        if pos >= len(data):
+            break
+
+
+# Python converts decimal text to and from ints in time quadratic in the
+# digits (before 3.12): a cap keeps one line to well under a second.
+MAX_PILE_DIGITS = 100_000
 
 
 def _answer_big_piles(data, answers, big, misere):
@@ -157,10 +157,14 @@ def _answer_big_piles(data, answers, big, misere):
     from grundy._common import LOSS
     from grundy.nim import nim_move, nim_outcome
 
-    lines = data.split(b"\n")
     parts, done = [], 0
-    for lineno, offset in big:
-        piles = [int(token) for token in lines[lineno - 1].split()]
+    for lineno, offset, start, end in big:
+        tokens = data[start:end].split()
+        for token in tokens:
+            if len(token) > MAX_PILE_DIGITS:
+                raise InputError(f"line {lineno}: a pile of {len(token):,} digits; piles have "
+                                 f"at most {MAX_PILE_DIGITS:,} digits")
+        piles = [int(token) for token in tokens]
         move = nim_move(piles, misere=misere)
         if move is not None:
             answer = f"WIN {move[0]} {move[1]}\n"
@@ -305,7 +309,7 @@ def build_parser():
                     "spaces or tabs; a blank line is the empty position) and print 'LOSS', "
                     "or 'WIN i k' for a winning move that leaves pile i (0-based) with k "
                     "stones ('WIN' alone for the empty position in misère play, won "
-                    "already).  Piles may have any number of digits.")
+                    "already).  Piles may have up to 100,000 digits.")
     _add_file(p)
     p.add_argument("--misere", action="store_true",
                    help="misère play: whoever takes the last stone loses")
@@ -359,13 +363,25 @@ def _silence_stdout():
 
 def main(argv=None):
     """Run the command line; returns the exit status."""
+    # Nim piles of up to MAX_PILE_DIGITS digits, in and out (restored after).
+    digits = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else None
+    if digits is not None:
+        sys.set_int_max_str_digits(0)
     try:
-        if hasattr(sys, "set_int_max_str_digits"):
-            sys.set_int_max_str_digits(0)        # piles of any size, in and out
+        return _main(argv)
+    finally:
+        if digits is not None:
+            sys.set_int_max_str_digits(digits)
+
+
+def _main(argv):
+    try:
         parser = build_parser()
         try:
             args = parser.parse_args(argv)
         except SystemExit as exc:                # --help, --version, or a usage error
+            if exc.code == 0 and sys.stdout is not None:
+                sys.stdout.flush()               # --help > /dev/full must say so
             return exc.code if isinstance(exc.code, int) else EXIT_INPUT
         # Import the solvers here, inside the error handling (Ctrl-C included).
         import grundy.graph  # noqa: F401
@@ -377,12 +393,16 @@ def main(argv=None):
             if isinstance(exc, BrokenPipeError):
                 raise
             raise OutputError(f"cannot write the output: {exc.strerror or exc}") from None
+    except OSError as exc:                        # writing the output (or --help)
+        if isinstance(exc, BrokenPipeError):     # the reader went away: not an error
+            _silence_stdout()
+            return 0
+        _silence_stdout()
+        _error(f"cannot write the output: {exc.strerror or exc}")
+        return EXIT_OUTPUT
     except KeyboardInterrupt:
         _error("interrupted")
         return EXIT_INTERRUPTED
-    except BrokenPipeError:                       # the reader went away: not an error
-        _silence_stdout()
-        return 0
     except OutputError as exc:
         _silence_stdout()
         _error(exc)

@@ -3,11 +3,12 @@
 A position is a vertex 0..n-1; a move is a directed edge.  Cycles,
 self-loops and repeated edges are all allowed.
 """
-from collections.abc import Mapping
+from collections.abc import Mapping, Set as AbstractSet
 
 import numpy as np
 
-from grundy._common import (DRAW, LOSS, NO_MOVE, WIN, CycleError, MemoryLimitError,
+from grundy._common import (DRAW, INT64_MAX, LOSS, NO_MOVE, WIN, CycleError,
+                            MemoryLimitError,
                             Outcome, as_int64_array, check_bool, check_count, check_memory,
                             format_bytes, is_integer, readonly, shorten)
 from grundy._core import csr as _csr
@@ -118,9 +119,14 @@ class GameGraph:
             if n is not None:
                 raise ValueError(f"n = {shorten(n)} cannot be given with names=True: the "
                                  "vertices are the names found in the edges")
-            return cls._from_named_edges(edges)
+            return cls._from_named_edges(edges, max_memory)
         if n is not None:
             n = check_count(n, "n")
+        if isinstance(edges, np.ndarray) and edges.dtype.kind in "iu" and edges.ndim == 2:
+            # Size the graph before copying the caller's array.
+            top = int(edges.max()) if edges.size else -1
+            _check_graph_memory(max(n if n is not None else top + 1, 0), len(edges),
+                                max_memory)
         if not isinstance(edges, np.ndarray):
             if isinstance(edges, (str, bytes)) or not hasattr(edges, "__iter__"):
                 raise TypeError(f"edges must be an (m, 2) array or an iterable of (u, v) "
@@ -145,13 +151,16 @@ class GameGraph:
         return cls._owned(*_csr_of_edges(arr, n))
 
     @classmethod
-    def _from_named_edges(cls, edges):
+    def _from_named_edges(cls, edges, max_memory):
         if isinstance(edges, (str, bytes)) or not hasattr(edges, "__iter__"):
             raise TypeError(f"edges must be an iterable of (u, v) pairs, got {shorten(edges)}")
         flat = []
         for k, edge in enumerate(edges):
             if isinstance(edge, (str, bytes)) or not hasattr(edge, "__iter__"):
                 raise TypeError(f"edge {k} is {shorten(edge)}: an edge is a (u, v) pair")
+            if isinstance(edge, (AbstractSet, Mapping)):
+                raise TypeError(f"edge {k} is {shorten(edge)}: an edge is an ordered (u, v) "
+                                f"pair, not a {type(edge).__name__}")
             pair = tuple(edge)
             if len(pair) != 2:
                 raise ValueError(f"edge {k} is {shorten(edge)}: an edge is a (u, v) pair")
@@ -161,18 +170,20 @@ class GameGraph:
         except TypeError:
             bad = next(x for x in flat if not _hashable(x))
             raise TypeError(f"vertex names must be hashable, got {bad!r}") from None
+        _check_graph_memory(len(nodes), len(flat) // 2, max_memory)
         index = {name: i for i, name in enumerate(nodes)}
         ids = np.fromiter((index[x] for x in flat), dtype=np.int64, count=len(flat))
         return cls._owned(*_csr_of_edges(ids.reshape(-1, 2), len(nodes)), nodes)
 
     @classmethod
-    def parse_edges(cls, text):
+    def parse_edges(cls, text, *, max_memory=None):
         """Graph from an edge list as text: one move ``u v`` or ``u,v`` per line.
 
         Vertices are names (any text without spaces or commas; numbers are
         names too), numbered in order of first appearance.  Blank lines and
         lines starting with ``#`` are skipped.  Raises ValueError quoting
-        the first malformed line, with its number.
+        the first malformed line, with its number; ``max_memory`` as in
+        :meth:`from_edges`.
 
         >>> g = GameGraph.parse_edges("a,b\\nb c\\n# a comment\\nc,a\\n")
         >>> g.nodes, g.n_edges
@@ -182,15 +193,28 @@ class GameGraph:
             text = text.encode("utf-8")
         if not isinstance(text, (bytes, bytearray, memoryview)):
             raise TypeError(f"expected the edge list as text, got {type(text).__name__}")
-        ids, raw_names = _textio.parse_named_edges(bytes(text))
-        try:
-            nodes = tuple(name.decode("utf-8") for name in raw_names)
-        except UnicodeDecodeError as exc:
-            raise ValueError(f"the edge list is not UTF-8 text: {exc}") from None
-        return cls._owned(*_csr_of_edges(ids, len(nodes)), nodes)
+        text = bytes(text)
+        # At most one edge a line: 16 bytes each while parsing, then the graph.
+        lines = text.count(b"\n") + 1
+        check_memory(16 * lines + build_bytes(0, lines), max_memory,
+                     f"reading an edge list of {lines:,} lines")
+        ids, spans = _textio.parse_named_edges(text)
+        # The names as Python strings: about 60 bytes each besides their text.
+        check_memory(build_bytes(len(spans), len(ids)) + 60 * len(spans) + len(text),
+                     max_memory, f"an edge list of {len(ids):,} edges and "
+                                 f"{len(spans):,} vertex names")
+        nodes = []
+        for start, end in spans.tolist():
+            try:
+                nodes.append(text[start:end].decode("utf-8"))
+            except UnicodeDecodeError as exc:
+                line = text.count(b"\n", 0, start + exc.start) + 1
+                raise ValueError(f"line {line}: the name {shorten(text[start:end])} is not "
+                                 f"UTF-8 text") from None
+        return cls._owned(*_csr_of_edges(ids, len(nodes)), tuple(nodes))
 
     @classmethod
-    def read_edges(cls, path):
+    def read_edges(cls, path, *, max_memory=None):
         """Graph from an edge-list file (see :meth:`parse_edges`).
 
         >>> import os, tempfile
@@ -199,8 +223,9 @@ class GameGraph:
         >>> GameGraph.read_edges(path).solve()["x"]
         (<Outcome.LOSS: -1>, 2, 'y')
         """
-        with open(path, "rb") as f:
-            return cls.parse_edges(f.read())
+        # A file descriptor stays open: it is the caller's.
+        with open(path, "rb", closefd=not isinstance(path, int)) as f:
+            return cls.parse_edges(f.read(), max_memory=max_memory)
 
     @classmethod
     def from_adjacency(cls, adj):
@@ -372,8 +397,7 @@ class GameGraph:
         """
         misere = check_bool(misere, "misere")
         n, m = self.n_nodes, self.n_edges
-        # Reverse CSR, state, outcome, remoteness and move; then the queue.
-        fixed = 8 * (n + 1) + 8 * m + 8 * n + n + 8 * n + 8 * n
+        fixed = solve_bytes(n, m)             # then the queue
         what = f"solving a graph with {n:,} vertices and {m:,} edges"
         # The queue: an allowance of one entry per 8 vertices (a refusal
         # mid-solve, if it outgrows the limit, keeps peak memory under it).
@@ -382,7 +406,7 @@ class GameGraph:
         remoteness = np.empty(n, dtype=np.int64)
         move = np.empty(n, dtype=np.int64)
         status = _retro.solve_graph(self._indptr, self._indices, outcome, remoteness, move,
-                                    misere, max_queue_bytes=limit - fixed)
+                                    misere, max_queue_bytes=min(limit - fixed, INT64_MAX))
         if status != "ok":
             needed = fixed + _retro.queue_bytes(n)
             raise MemoryLimitError(
@@ -484,9 +508,21 @@ def _check_label(value, key):
     return int(value)
 
 
+def build_bytes(n, m):
+    """Bytes to build a graph of n vertices and m edges from an edge array:
+    its int64 copy, its two columns, and the CSR arrays."""
+    return 8 * (n + 1) + 40 * m
+
+
+def solve_bytes(n, m):
+    """Bytes :meth:`GameGraph.solve` takes besides its queue: the reverse
+    CSR, the state (up to 8 bytes a vertex), outcome, remoteness and move."""
+    return 8 * (n + 1) + 8 * m + 33 * n
+
+
 def _check_graph_memory(n, m, max_memory):
     """Refuse a graph whose CSR (and its building) would not fit."""
-    check_memory(8 * (n + 1) + 24 * m, max_memory,
+    check_memory(build_bytes(n, m), max_memory,
                  f"a graph with n = {n:,} vertices and {m:,} edges")
 
 

@@ -20,7 +20,7 @@ from collections import Counter
 
 import numpy as np
 
-from grundy._common import LOSS, WIN, CycleError, is_integer, readonly, shorten
+from grundy._common import LOSS, WIN, CycleError, is_integer, readonly, shorten, shown_int
 from grundy._core import grundy as _grundy
 from grundy.loopy import loopy_sum
 
@@ -38,7 +38,7 @@ def grundy_sum(values):
         if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
             raise TypeError(f"value {i} is {shorten(v)}: Grundy values are integers")
         if v < 0:
-            raise ValueError(f"value {i} is {v}: Grundy values are >= 0")
+            raise ValueError(f"value {i} is {shown_int(int(v))}: Grundy values are >= 0")
         out ^= int(v)
     return out
 

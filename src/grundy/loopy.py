@@ -20,7 +20,7 @@ import operator
 
 import numpy as np
 
-from grundy._common import DRAW, LOSS, WIN, Outcome, is_integer, readonly, shorten
+from grundy._common import DRAW, LOSS, WIN, Outcome, is_integer, readonly, shorten, shown_int
 
 __all__ = ["LoopyValue", "loopy_sum", "LoopyGrundy"]
 
@@ -34,7 +34,7 @@ class LoopyValue:
         if not is_integer(value):
             raise TypeError(f"a finite loopy value is an integer, got {shorten(value)}")
         if value < 0:
-            raise ValueError(f"a finite loopy value is >= 0, got {value}")
+            raise ValueError(f"a finite loopy value is >= 0, got {shown_int(int(value))}")
         self._finite = int(value)
         self._k = None
 

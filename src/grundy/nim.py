@@ -23,7 +23,7 @@ from collections.abc import Mapping, Set as AbstractSet
 
 import numpy as np
 
-from grundy._common import LOSS, NO_MOVE, WIN, is_integer, shorten
+from grundy._common import LOSS, NO_MOVE, WIN, check_bool, is_integer, shorten, shown_int
 
 __all__ = ["nim_sum", "nim_outcome", "nim_moves", "nim_move"]
 
@@ -57,7 +57,7 @@ def _piles(piles):
             raise TypeError(f"pile {i} is {shorten(x)}: piles must be integers")
         x = int(x)
         if x < 0:
-            raise ValueError(f"pile {i} is {x}: piles must be >= 0")
+            raise ValueError(f"pile {i} is {shown_int(x)}: piles must be >= 0")
         out.append(x)
     return out
 
@@ -109,6 +109,7 @@ def nim_outcome(piles, misere=False):
     [-1, -1]
     """
     piles = _piles(piles)
+    misere = check_bool(misere, "misere")
     if isinstance(piles, np.ndarray) and piles.ndim == 2:
         return _outcome_rows(piles, misere)
     if misere:
@@ -159,6 +160,7 @@ def nim_moves(piles, misere=False):
     [[(2, 3)], []]
     """
     piles = _piles(piles)
+    misere = check_bool(misere, "misere")
     if isinstance(piles, np.ndarray):
         rows = piles.reshape(1, -1) if piles.ndim == 1 else piles
         mask, target = _winning_mask(rows, misere)
@@ -196,6 +198,7 @@ def nim_move(piles, misere=False):
     [[0, 1], [-1, -1]]
     """
     piles = _piles(piles)
+    misere = check_bool(misere, "misere")
     if isinstance(piles, np.ndarray) and piles.ndim == 2:
         if piles.dtype == np.uint64 and piles.size and int(piles.max()) > 2 ** 63 - 1:
             raise ValueError(f"pile {int(piles.max())} does not fit the int64 array of "

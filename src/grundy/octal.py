@@ -129,7 +129,7 @@ class TakeAndBreakGame:
                             f"got {shorten(progress)}")
         if kernel == "sparse" and not self.splits:
             raise ValueError(f"the sparse kernel needs a game that splits heaps into two; "
-                             f"{self!r} does not")
+                             f"{shorten(self)} does not")
         with self._lock:
             self._extend(n + 1, kernel, mask, progress, max_memory, extra_bytes=4 * (n + 1))
             G = self._G[:n + 1]
@@ -142,7 +142,7 @@ class TakeAndBreakGame:
         if len(self._G) < stop:
             size = stop if stop > 2 * len(self._G) else 2 * len(self._G)
             check_memory(4 * (size + len(self._G)) + extra_bytes, max_memory,
-                         f"the values G(0..n) of {self!r} for n = {shown_int(stop - 1)}")
+                         f"the values G(0..n) of {shorten(self)} for n = {shown_int(stop - 1)}")
             bigger = np.zeros(size, dtype=np.uint32)
             bigger[:self._n] = self._G[:self._n]
             self._G = bigger

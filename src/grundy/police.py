@@ -23,7 +23,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from grundy._common import (DRAW, LOSS, WIN, MemoryLimitError, Outcome, check_bool,
+from grundy._common import (DRAW, INT64_MAX, LOSS, WIN, MemoryLimitError, Outcome, check_bool,
                             check_memory, format_bytes, is_integer, readonly, shorten)
 from grundy._core import police as _police
 from grundy._core import retrograde as _retro
@@ -104,7 +104,8 @@ class PoliceThief:
     defaults king for the police, rook for the thief.  ``passing``: either
     side may stay put instead of moving (default True).  Cells are (row, col),
     0-based.  A board may have any number of exits, none included (then the
-    thief can never win).
+    thief wins only if the police gets stuck: a player with no move loses,
+    which can happen with ``passing=False``).
 
     ``exits`` is an (E, 2) int64 array of the exit cells; ``cells`` the
     (F, 2) array of the free cells, in cell-index order.
@@ -199,10 +200,11 @@ class PoliceThief:
         first = next((i for i, line in enumerate(lines) if line.strip(" \t")), None)
         if first is None:
             raise BoardError("empty input: expected 'n m' on the first line")
-        head = re.fullmatch(r"[ \t]*([0-9]+)[ \t]+([0-9]+)[ \t]*", lines[first], re.ASCII)
+        head = re.fullmatch(r"[ \t]*([0-9]{1,18})[ \t]+([0-9]{1,18})[ \t]*", lines[first],
+                            re.ASCII)
         if head is None:
-            raise BoardError(f"line {first + 1}: expected 'n m' (rows, columns: digits 0-9), "
-                             f"got {shorten(lines[first])}")
+            raise BoardError(f"line {first + 1}: expected 'n m' (rows, columns: at most 18 "
+                             f"digits 0-9), got {shorten(lines[first])}")
         n, m = int(head.group(1)), int(head.group(2))
         if n <= 0 or m <= 0:
             raise BoardError(f"the board must have n, m >= 1, got {n} x {m}")
@@ -350,16 +352,19 @@ class PoliceThief:
             fixed = self.memory_estimate(width) - allowance
             status = _police.solve_police(pol_pred, pol_deg, thf_pred, thf_deg,
                                           self._exit_mask, self.passing, state, remoteness,
-                                          max_queue_bytes=limit - fixed)
+                                          max_queue_bytes=min(limit - fixed, INT64_MAX))
             if status == "ok":
                 break
             if status == "memory limit":
+                needed = fixed + _retro.queue_bytes(self.n_states)     # the worst case
                 raise MemoryLimitError(
-                    f"{what}: the queue of decided states outgrew the "
-                    f"{format_bytes(limit - fixed)} left under "
+                    f"{what} needs up to {format_bytes(needed)}: the queue of decided states "
+                    f"outgrew the {format_bytes(limit - fixed)} left under "
                     f"{'the memory available' if max_memory is None else 'max_memory'} "
-                    f"({format_bytes(limit)})", needed=None, limit=limit)
+                    f"({format_bytes(limit)})", needed=needed, limit=limit)
             del remoteness
+        else:                   # pragma: no cover - needs a remoteness past 2^31
+            raise ValueError(f"{what}: a remoteness exceeds 2^31 - 1")
         F = self.n_cells
         outcomes = state.view(np.int8).reshape(F, F, 2)
         return PoliceThiefSolution(self, outcomes, remoteness.reshape(F, F, 2))

@@ -356,8 +356,12 @@ def find_period(const uint32_t[::1] G, int64_t heaps, int64_t t, int64_t extra_p
     if t >= N:
         # The proof needs values past n = t: none yet (and no overflow below).
         return None
+    cdef bint stopped = False
     with nogil:
         for p in range(1, N):
+            if (p & 63) == 0 and interrupted():
+                stopped = True
+                break
             # Scan down from the top for the last mismatch.
             n = N - p - 1
             while n >= 0 and G[n + p] == G[n]:
@@ -370,6 +374,8 @@ def find_period(const uint32_t[::1] G, int64_t heaps, int64_t t, int64_t extra_p
                 break
         else:
             p = 0
+    if stopped:
+        raise_interrupt()
     if p == 0:
         return None
     return (e, p, end - 1 + p)

@@ -15,6 +15,65 @@ cdef inline bint is_blank(const uint8_t[::1] data, Py_ssize_t i, Py_ssize_t n) n
     return c == 32 or c == 9 or (c == 13 and (i + 1 == n or data[i + 1] == 10))
 
 
+cdef Py_ssize_t _count_tokens(const uint8_t[::1] data, bint* stopped) noexcept nogil:
+    cdef Py_ssize_t i, tokens = 0
+    cdef bint was_blank = True
+    cdef uint8_t c
+    for i in range(data.shape[0]):
+        if (i & 0xFFFFFF) == 0xFFFFFF and interrupted():
+            stopped[0] = True
+            return 0
+        c = data[i]
+        if c == 32 or c == 9 or c == 10 or c == 13:
+            was_blank = True
+        elif was_blank:
+            tokens += 1
+            was_blank = False
+    return tokens
+
+
+def count_tokens(const uint8_t[::1] data):
+    """How many tokens (runs of bytes other than space, tab, CR, LF) ``data``
+    holds: an upper bound on what :func:`parse_ints` returns, known before
+    it allocates anything.
+
+    >>> count_tokens(b"3 2\\n0 1\\n")
+    4
+    """
+    cdef bint stopped = False
+    cdef Py_ssize_t tokens
+    with nogil:
+        tokens = _count_tokens(data, &stopped)
+    if stopped:
+        raise_interrupt()
+    return tokens
+
+
+def token_line(const uint8_t[::1] data, Py_ssize_t k):
+    """The line number (from 1) of token ``k`` (from 0) of ``data``, for
+    error messages; -1 if there are not that many tokens.
+
+    >>> token_line(b"3 1\\n\\n0 7\\n", 3)
+    3
+    """
+    cdef Py_ssize_t i, seen = -1, line = 1
+    cdef bint was_blank = True
+    cdef uint8_t c
+    with nogil:
+        for i in range(data.shape[0]):
+            c = data[i]
+            if c == 10:
+                line += 1
+            if c == 32 or c == 9 or c == 10 or c == 13:
+                was_blank = True
+            elif was_blank:
+                seen += 1
+                was_blank = False
+                if seen == k:
+                    break
+    return line if seen == k else -1
+
+
 def parse_ints(const uint8_t[::1] data, Py_ssize_t per_line=0):
     """All decimal integers in ``data``, as int64.
 
@@ -28,21 +87,14 @@ def parse_ints(const uint8_t[::1] data, Py_ssize_t per_line=0):
     >>> parse_ints(b"3 2\\n0 1\\n").tolist()
     [3, 2, 0, 1]
     """
-    cdef Py_ssize_t n = data.shape[0], i = 0, start, count = 0, tokens = 0
+    cdef Py_ssize_t n = data.shape[0], i = 0, start, count = 0
     cdef Py_ssize_t bad_start = -1, bad_end = -1
     cdef Py_ssize_t line = 1, in_line = 0, bad_line = -1, bad_count = 0
-    cdef int64_t value, digit
-    cdef bint neg, overflow, stopped = False, was_blank = True
+    cdef uint64_t value, digit, top
+    cdef bint neg, overflow, stopped = False
     cdef uint8_t c
     # Count the tokens first: the output takes 8 bytes a token, not a byte.
-    with nogil:
-        for i in range(n):
-            c = data[i]
-            if c == 32 or c == 9 or c == 10 or c == 13:
-                was_blank = True
-            elif was_blank:
-                tokens += 1
-                was_blank = False
+    cdef Py_ssize_t tokens = count_tokens(data)
     out_arr = np.empty(tokens + 1, dtype=np.int64)
     cdef int64_t[::1] out = out_arr
     i = 0
@@ -71,9 +123,10 @@ def parse_ints(const uint8_t[::1] data, Py_ssize_t per_line=0):
                 neg = True
                 i += 1
             value = 0
+            top = (<uint64_t> INT64_MAX) + (1 if neg else 0)    # -2^63 fits, 2^63 does not
             while i < n and 48 <= data[i] <= 57:
                 digit = data[i] - 48
-                if value > (INT64_MAX - digit) // 10:
+                if value > (top - digit) // 10:
                     overflow = True
                 value = value * 10 + digit if not overflow else 0
                 i += 1
@@ -84,7 +137,7 @@ def parse_ints(const uint8_t[::1] data, Py_ssize_t per_line=0):
                 bad_start = start
                 bad_end = i
                 break
-            out[count] = -value if neg else value
+            out[count] = <int64_t> (0 - value) if neg else <int64_t> value
             count += 1
             in_line += 1
         if not stopped and bad_start < 0 and bad_line < 0 and per_line > 0 and \
@@ -197,24 +250,29 @@ cdef enum:
     NIM_STOPPED = -3
 
 
-def nim_lines(const uint8_t[::1] data, bint misere=False):
+def nim_lines(const uint8_t[::1] data, bint misere=False, Py_ssize_t pos=0,
+              Py_ssize_t first_line=1, Py_ssize_t max_output=1 << 24):
     """Answer one Nim position per line of ``data``: ``LOSS``, ``WIN i k``
     (leave pile i with k stones) or ``WIN`` (misère, no piles: won already).
 
     Piles are ASCII decimal integers separated by spaces or tabs; a line
     ends with ``\\n`` (an ``\\r`` before it is ignored); a blank line is the
-    position with no piles.  Returns ``(answers, big)``: ``answers`` is the
-    output as bytes, and ``big`` lists ``(line_number, offset)`` for the lines
-    holding a pile of 2^64 or more, whose answer is left out: the caller
-    inserts it at ``offset`` (lines in order, offsets into ``answers``).
-    Raises ValueError quoting the first bad token with its line number.
+    position with no piles.  Works from byte ``pos`` (the start of line
+    ``first_line``) until about ``max_output`` bytes of answers are made, so
+    that a caller can write them out chunk by chunk.  Returns ``(answers,
+    big, next_pos, next_line)``: ``answers`` as bytes; ``big`` lists
+    ``(line_number, offset, line_start, line_end)`` for the lines holding a
+    pile of 2^64 or more, whose answer is left out for the caller to insert
+    at ``offset`` (the line is ``data[line_start:line_end]``); ``next_pos``
+    is where to go on (``len(data)`` at the end).  Raises ValueError quoting
+    the first bad token with its line number; Ctrl-C stops it.
 
     >>> nim_lines(b"3 4 5\\n1 2 3\\n\\n")
-    (b'WIN 0 1\\nLOSS\\nLOSS\\n', [])
+    (b'WIN 0 1\\nLOSS\\nLOSS\\n', [], 13, 4)
     >>> nim_lines(b"1 1 1\\n", misere=True)[0]
     b'LOSS\\n'
     """
-    cdef Py_ssize_t n = data.shape[0], i = 0, line = 1, start = 0, end
+    cdef Py_ssize_t n = data.shape[0], i = 0, line = first_line, start = pos, end
     cdef Py_ssize_t bad_start = -1, bad_end = -1, n_piles, j, cap = 64
     cdef Py_ssize_t big_count = 0, big_cap = 16
     cdef uint64_t x, s, digit
@@ -226,18 +284,23 @@ def nim_lines(const uint8_t[::1] data, bint misere=False):
     cdef OutBuf out
     cdef uint64_t* piles = <uint64_t*> malloc(cap * sizeof(uint64_t))
     cdef uint64_t* grown
-    cdef Py_ssize_t* big_lines = <Py_ssize_t*> malloc(2 * big_cap * sizeof(Py_ssize_t))
+    cdef Py_ssize_t* big_lines = <Py_ssize_t*> malloc(4 * big_cap * sizeof(Py_ssize_t))
     cdef Py_ssize_t* big_grown
+    if not (0 <= pos <= n) or first_line < 1 or max_output < 1:
+        free(piles)
+        free(big_lines)
+        raise ValueError(f"need 0 <= pos <= len(data), first_line >= 1, max_output >= 1")
     out.data = NULL
     out.size = 0
     out.cap = 0
-    if piles == NULL or big_lines == NULL or out_reserve(&out, n // 2 + 64) != 0:
+    if piles == NULL or big_lines == NULL or \
+            out_reserve(&out, min((n - pos) // 2, max_output) + 64) != 0:
         free(piles)
         free(big_lines)
         free(out.data)
         raise MemoryError("grundy nim: out of memory for the answers")
     with nogil:
-        while start < n:
+        while start < n and out.size < max_output:
             if (line & 0xFFFF) == 0 and interrupted():
                 status = NIM_STOPPED
                 break
@@ -265,6 +328,11 @@ def nim_lines(const uint8_t[::1] data, bint misere=False):
                     else:
                         x = x * 10 + digit
                     i += 1
+                    if (i & 0xFFFFFF) == 0 and interrupted():    # a very long line
+                        status = NIM_STOPPED
+                        break
+                if status != NIM_OK:
+                    break
                 if i == bad_start or (i < end and data[i] != 32 and data[i] != 9):
                     while i < end and data[i] != 32 and data[i] != 9:
                         i += 1
@@ -287,14 +355,16 @@ def nim_lines(const uint8_t[::1] data, bint misere=False):
                 break
             if line_big:
                 if big_count == big_cap:
-                    big_grown = <Py_ssize_t*> realloc(big_lines, 4 * big_cap * sizeof(Py_ssize_t))
+                    big_grown = <Py_ssize_t*> realloc(big_lines, 8 * big_cap * sizeof(Py_ssize_t))
                     if big_grown == NULL:
                         status = NIM_NO_MEMORY
                         break
                     big_lines = big_grown
                     big_cap *= 2
-                big_lines[2 * big_count] = line
-                big_lines[2 * big_count + 1] = out.size
+                big_lines[4 * big_count] = line
+                big_lines[4 * big_count + 1] = out.size
+                big_lines[4 * big_count + 2] = start
+                big_lines[4 * big_count + 3] = end
                 big_count += 1
             else:
                 s = 0
@@ -359,8 +429,8 @@ def nim_lines(const uint8_t[::1] data, bint misere=False):
                 raise ValueError(f"line {line}: pile {shown!r} is negative: piles must be >= 0")
             raise ValueError(f"line {line}: pile {shown!r} is not an integer "
                              f"(piles are written with the digits 0-9)")
-        big = [(big_lines[2 * j], big_lines[2 * j + 1]) for j in range(big_count)]
-        return bytes(out.data[:out.size]), big
+        big = [tuple(big_lines[4 * j + k] for k in range(4)) for j in range(big_count)]
+        return bytes(out.data[:out.size]), big, min(start, n), line
     finally:
         free(piles)
         free(big_lines)
@@ -463,13 +533,14 @@ def parse_named_edges(const uint8_t[::1] data):
     being runs of bytes other than whitespace, control characters and
     commas; blank lines and lines starting with ``#`` are skipped; ``\\r\\n``
     line ends are fine.  Returns ``(ids, names)``: ``ids`` an int64 array
-    ``[m, 2]`` of vertex ids, numbered by first appearance, and ``names``
-    the list of the distinct names (bytes) in id order.  Raises ValueError
-    quoting the first malformed line, with its number.
+    ``[m, 2]`` of vertex ids, numbered by first appearance, and
+    ``names`` an int64 array ``[n, 2]``: name i is ``data[start:end]``, in id
+    order.  Raises ValueError quoting the first malformed line, with its
+    number; Ctrl-C stops it.
 
     >>> ids, names = parse_named_edges(b"a,b\\nb c\\n# note\\n\\nc, a\\n")
-    >>> ids.tolist(), names
-    ([[0, 1], [1, 2], [2, 0]], [b'a', b'b', b'c'])
+    >>> ids.tolist(), names.tolist()
+    ([[0, 1], [1, 2], [2, 0]], [[0, 1], [2, 3], [6, 7]])
     """
     cdef int64_t n = data.shape[0], pos = 0, end, i, line = 1, m = 0, ids_cap = 1024
     cdef int64_t a0, a1, b0, b1, u, v, bad_line = -1
@@ -562,9 +633,11 @@ def parse_named_edges(const uint8_t[::1] data):
         if m:
             out_view = out
             memcpy(&out_view[0, 0], ids, 2 * m * sizeof(int64_t))
-        raw = bytes(data)
-        names = [raw[t.start[i]:t.start[i] + t.length[i]] for i in range(t.count)]
-        return out, names
+        spans = np.empty((t.count, 2), dtype=np.int64)
+        for i in range(t.count):
+            spans[i, 0] = t.start[i]
+            spans[i, 1] = t.start[i] + t.length[i]
+        return out, spans
     finally:
         free(ids)
         free(t.slot)
