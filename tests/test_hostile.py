@@ -712,6 +712,11 @@ runpy.run_module("grundy", run_name="__main__", alter_sys=True)
 '''
 
 CTRL_C = [
+    sigint_cli("cli: octal sub:300000 524287 --period (the period search)",
+               ["octal", "sub:300000", "524287", "--period"]),
+    sigint_api("api: periodicity() of SubtractionGame({300000}) up to 2**19, then usable",
+               "game = SubtractionGame({300000})", "game.periodicity(2**19)",
+               "game.values(10).tolist() == [0] * 11"),
     sigint_cli("cli: octal 0.137 2000000", ["octal", "0.137", "2000000"]),
     sigint_cli("cli: octal grundy 3000000", ["octal", "grundy", "3000000"]),
     sigint_cli("cli: police on a 90x90 board", ["police"], BOARD90),
@@ -746,6 +751,17 @@ REFUSED = (ValueError, MemoryError)
 BIG = 256 * MiB                 # enough to read the input and refuse it
 
 MEMORY = [
+    cli("cli graph --max-memory 1M on 5M edges: refused before parsing", ["graph", "--max-memory", "1M"],
+        "10 5000000\n" + "0 1\n" * 5000000, Exit(2, err=ESTIMATE), budget=40 * MiB),
+    cli("cli graph --format edges --max-memory 60M on 5M lines: refused", ["graph", "--format", "edges",
+        "--max-memory", "60M"], "a b\n" * 5000000, Exit(2, err=ESTIMATE), budget=40 * MiB),
+    cli("cli nim: one pile of 2**64 among 10**6 lines, no copy of the input", ["nim"],
+        "1 2\n" * 10 ** 6 + "18446744073709551616 1\n", Exit(0), budget=40 * MiB),
+    iso("from_edges(int32 array of 10**7 edges, max_memory=10**6): refused before copying",
+        "GameGraph.from_edges(np.zeros((10**7, 2), dtype=np.int32), max_memory=10**6)",
+        Raises(REFUSED, ESTIMATE), budget=100 * MiB),
+    iso("from_edges(names=True, max_memory=1)", "GameGraph.from_edges([('a', 'b')], names=True, max_memory=1)",
+        Raises(REFUSED, ESTIMATE)),
     cli("cli graph: '400000000 0' (12 bytes of input)", ["graph"], "400000000 0\n",
         Exit(2, err=all_of(q(400000000), ESTIMATE)), budget=BIG),
     cli("cli graph: '3000000000 1' + one edge", ["graph"], "3000000000 1\n0 1\n",
@@ -1065,6 +1081,21 @@ def test_silently_accepted(probe):
 LONG_TOKEN = "x" * 100000
 
 UNCLEAR = [
+    api("nim_sum([-10**5000]): a huge negative pile quoted briefly", lambda: nim_sum([-10 ** 5000]),
+        Raises(ValueError, r"about 5001 digits")),
+    api("solve(max_memory=2**64): any size of limit", lambda: GameGraph.from_edges([(0, 1)]).solve(max_memory=2 ** 64).outcome.tolist(),
+        Returns([1, -1])),
+    api("police parse: a 5000-digit n", lambda: PoliceThief.parse("9" * 5000 + " 2\nPT\n"),
+        Raises(BoardError, r"at most 18 digits")),
+    api("nim misere='no'", lambda: nim_move([1], misere="no"), Raises(TypeError, r"'no'")),
+    api("from_edges([{'a', 'b'}], names=True): an unordered edge", lambda: GameGraph.from_edges([{"a", "b"}], names=True),
+        Raises(TypeError, r"ordered")),
+    api("sparse kernel on a game with a 3000-digit code: message shortened",
+        lambda: OctalGame("0." + "3" * 3000).values(5, kernel="sparse"), Raises(ValueError, r"^.{0,300}$")),
+    cli("cli nim: a 10**6-digit pile refused by its size", ["nim"], "9" * 10 ** 6 + " 1\n",
+        Exit(2, err=r"1,000,000 digits.*at most 100,000")),
+    cli("cli graph: -9223372036854775808 is a 64-bit number", ["graph"], "1 1\n0 -9223372036854775808\n",
+        Exit(2, err=r"vertices must be in 0\.\.0")),
     api("from_edges(n=2**63-1)", lambda: GameGraph.from_edges([(0, 1)], n=2 ** 63 - 1), Raises(REFUSED, q(2 ** 63 - 1))),
     cli("cli graph: n = 9223372036854775807", ["graph"], "9223372036854775807 0\n", Exit(2, err=q(2 ** 63 - 1))),
     cli("cli octal N = 9223372036854775808", ["octal", "0.137", "9223372036854775808"], "", Exit(2, err=q(2 ** 63))),
