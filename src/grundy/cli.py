@@ -59,9 +59,11 @@ def _write(data):
 
 def _count(text, name):
     """A non-negative integer given on the command line (ASCII digits only)."""
+    from grundy._common import shorten
+
     if not re.fullmatch(r"[0-9]+", text, re.ASCII):
-        shown = text if len(text) <= 40 else text[:37] + "..."
-        raise InputError(f"{name} must be a non-negative integer (digits 0-9), got {shown!r}")
+        raise InputError(f"{name} must be a non-negative integer (digits 0-9), "
+                         f"got {shorten(text, 40)}")
     return int(text)
 
 

@@ -13,7 +13,7 @@ remoteness, with an int32 rerun when a remoteness does not fit.
 """
 import numpy as np
 
-from grundy._core._typedefs cimport int8_t, int32_t, int64_t, uint8_t, uint16_t
+from grundy._core._typedefs cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, rem_t
 from libc.stdint cimport INT64_MAX
 from grundy._core._interrupt cimport interrupted, raise_interrupt
 from grundy._core.retrograde cimport (
@@ -90,7 +90,7 @@ cdef class PoliceThiefSource(MoveSource):
 def solve_police(const int64_t[:, ::1] pol_pred, const int64_t[::1] pol_deg,
                  const int64_t[:, ::1] thf_pred, const int64_t[::1] thf_deg,
                  const uint8_t[::1] exits, bint passing, uint8_t[::1] state,
-                 remoteness, int64_t max_queue_bytes=INT64_MAX):
+                 rem_t[::1] remoteness, int64_t max_queue_bytes=INT64_MAX):
     """Solve every state in place.
 
     ``pol_deg[c]``/``thf_deg[c]`` count the steps from cell c (passes not
@@ -104,12 +104,13 @@ def solve_police(const int64_t[:, ::1] pol_pred, const int64_t[::1] pol_deg,
     """
     cdef PoliceThiefSource src = PoliceThiefSource(pol_pred, thf_pred, passing)
     cdef int64_t F = src.F, n = src.n_states, p, t, s, dp, dt
-    cdef int status
-    cdef uint16_t[::1] rem16
-    cdef int32_t[::1] rem32
+    cdef int status = RETRO_OK
     if pol_deg.shape[0] != F or thf_deg.shape[0] != F or exits.shape[0] != F:
         raise ValueError(f"pol_deg, thf_deg and exits must have {F} entries")
-    if state.shape[0] != n or len(remoteness) != n:
+    if rem_t is int64_t:
+        raise TypeError("remoteness must be uint16 or int32 (the state byte and a "
+                        "narrow remoteness keep huge boards in memory)")
+    if state.shape[0] != n or remoteness.shape[0] != n:
         raise ValueError(f"state and remoteness must have {n} entries")
     for p in range(F):
         if not (0 <= pol_deg[p] <= COMPACT_MAX_MOVES - 1) or \
@@ -137,18 +138,13 @@ def solve_police(const int64_t[:, ::1] pol_pred, const int64_t[::1] pol_deg,
                     state[s + 1] = <uint8_t> dp
     if stopped:
         raise_interrupt()
-    if remoteness.dtype == np.uint16:
-        rem16 = remoteness
-        with nogil:
-            status = retrograde_compact16(src, &state[0], &rem16[0], NULL, COMPACT_LOSS,
+    with nogil:
+        if rem_t is uint16_t:
+            status = retrograde_compact16(src, &state[0], &remoteness[0], NULL, COMPACT_LOSS,
                                           max_queue_bytes)
-    elif remoteness.dtype == np.int32:
-        rem32 = remoteness
-        with nogil:
-            status = retrograde_compact32(src, &state[0], &rem32[0], NULL, COMPACT_LOSS,
-                                          max_queue_bytes)
-    else:
-        raise TypeError(f"remoteness must be uint16 or int32, got {remoteness.dtype}")
+        elif rem_t is int32_t:
+            status = retrograde_compact32(src, &state[0], &remoteness[0], NULL,
+                                          COMPACT_LOSS, max_queue_bytes)
     if status == RETRO_INTERRUPTED:
         raise_interrupt()
     if status == RETRO_NO_MEMORY:

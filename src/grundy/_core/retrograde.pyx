@@ -20,7 +20,8 @@ from libc.stdlib cimport malloc, free
 from libc.stdint cimport INT64_MAX
 
 from grundy._core._typedefs cimport (int8_t, int32_t, int64_t, uint8_t,
-                                     uint16_t, WIN, LOSS, grundy_prefetch)
+                                     uint16_t, count_t, rem_t, WIN, LOSS,
+                                     grundy_prefetch)
 from grundy._core.csr cimport reverse_csr, check_csr, max_out_degree
 from grundy._core._interrupt cimport interrupted, raise_interrupt
 
@@ -144,15 +145,6 @@ cdef inline int64_t queue_peek(Queue* q, int64_t k) noexcept nogil:
 
 # ---------------------------------------------------------------------------
 # The engine.
-
-ctypedef fused count_t:
-    uint8_t
-    int64_t
-
-ctypedef fused rem_t:
-    uint16_t
-    int32_t
-    int64_t
 
 
 cdef inline int _decide(count_t* state, rem_t* remoteness, int64_t* move,
