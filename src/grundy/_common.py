@@ -243,10 +243,22 @@ def _read_number(path):
         return None                              # absent, or "max" (no limit)
 
 
+def _address_space_limit():
+    """The soft RLIMIT_AS in bytes, or None (no limit, or not Unix)."""
+    try:
+        import resource
+        soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+        unlimited = resource.RLIM_INFINITY
+    except (ImportError, AttributeError, OSError, ValueError):
+        return None
+    return soft if soft != unlimited and soft > 0 else None
+
+
 def available_memory():
     """Bytes of memory this process can use now: the machine's available
-    memory (Linux: MemAvailable; elsewhere: physical memory), less what a
-    container's cgroup limit leaves; 2^63-1 when it cannot be told."""
+    memory (Linux: MemAvailable; elsewhere: physical memory), or less when a
+    container's cgroup limit or an address-space limit (``ulimit -v``)
+    leaves less; 2^63-1 when it cannot be told."""
     found = None
     try:
         with open("/proc/meminfo") as f:
@@ -269,6 +281,19 @@ def available_memory():
         if limit is not None and usage is not None and limit < 2 ** 60:
             found = min(found, max(limit - usage, 0))
             break
+    # An address-space limit (ulimit -v) less the address space in use.
+    soft = _address_space_limit()
+    if soft is not None:
+        used = 0
+        try:
+            with open("/proc/self/status") as f:
+                for line in f:
+                    if line.startswith("VmSize:"):
+                        used = int(line.split()[1]) * 1024
+                        break
+        except (OSError, ValueError, IndexError):
+            pass
+        found = min(found, max(soft - used, 0))
     return found
 
 
