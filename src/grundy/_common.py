@@ -10,6 +10,7 @@ and against a memory estimate before anything is allocated.
 import enum
 import operator
 import os
+import re
 
 import numpy as np
 
@@ -243,6 +244,18 @@ def _read_number(path):
         return None                              # absent, or "max" (no limit)
 
 
+def _proc_kib(path, key):
+    """The ``key: N kB`` field of a /proc file, in bytes, or None."""
+    try:
+        with open(path) as f:
+            for line in f:
+                if line.startswith(key):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
 def _address_space_limit():
     """The soft RLIMIT_AS in bytes, or None (no limit, or not Unix)."""
     try:
@@ -259,15 +272,7 @@ def available_memory():
     memory (Linux: MemAvailable; elsewhere: physical memory), or less when a
     container's cgroup limit or an address-space limit (``ulimit -v``)
     leaves less; 2^63-1 when it cannot be told."""
-    found = None
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    found = int(line.split()[1]) * 1024
-                    break
-    except (OSError, ValueError, IndexError):
-        pass
+    found = _proc_kib("/proc/meminfo", "MemAvailable:")
     if found is None:
         try:
             found = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
@@ -284,15 +289,7 @@ def available_memory():
     # An address-space limit (ulimit -v) less the address space in use.
     soft = _address_space_limit()
     if soft is not None:
-        used = 0
-        try:
-            with open("/proc/self/status") as f:
-                for line in f:
-                    if line.startswith("VmSize:"):
-                        used = int(line.split()[1]) * 1024
-                        break
-        except (OSError, ValueError, IndexError):
-            pass
+        used = _proc_kib("/proc/self/status", "VmSize:") or 0
         found = min(found, max(soft - used, 0))
     return found
 
@@ -324,6 +321,10 @@ def resolve_max_memory(max_memory):
     return check_int(max_memory, "max_memory", 1)
 
 
+def _limit_source(max_memory):
+    return "the memory available" if max_memory is None else "max_memory"
+
+
 def check_memory(needed, max_memory, what):
     """Refuse (MemoryLimitError) when ``needed`` bytes exceed the limit.
 
@@ -332,12 +333,20 @@ def check_memory(needed, max_memory, what):
     """
     limit = resolve_max_memory(max_memory)
     if needed > limit:
-        source = "the memory available" if max_memory is None else "max_memory"
         raise MemoryLimitError(
-            f"{what} needs about {format_bytes(needed)}, more than {source} "
+            f"{what} needs about {format_bytes(needed)}, more than {_limit_source(max_memory)} "
             f"({format_bytes(limit)}); pass a larger max_memory if the machine has it",
             needed=needed, limit=limit)
     return limit
+
+
+def queue_limit_error(what, needed, limit, fixed, max_memory):
+    """The MemoryLimitError of a solve stopped because the engine's queue of
+    decided positions outgrew the ``limit - fixed`` bytes left for it."""
+    return MemoryLimitError(
+        f"{what} needs up to {format_bytes(needed)}: its queue of decided positions outgrew "
+        f"the {format_bytes(limit - fixed)} left under {_limit_source(max_memory)} "
+        f"({format_bytes(limit)})", needed=needed, limit=limit)
 
 
 _SIZE_UNITS = {"": 1, "K": 2 ** 10, "M": 2 ** 20, "G": 2 ** 30, "T": 2 ** 40}
@@ -350,7 +359,6 @@ def parse_size(text, name="memory size"):
     >>> parse_size("1.5K"), parse_size("2GiB"), parse_size("100")
     (1536, 2147483648, 100)
     """
-    import re
     m = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([KMGT]?)(?:I?B)?\s*", text.upper())
     if m is None:
         raise ValueError(f"invalid {name} {shorten(text)}: expected a number with an optional "

@@ -78,7 +78,7 @@ def read_graph(data, *, one_based=False, max_memory=None):
 
     count = textio.count_tokens(data)
     check_memory(8 * count, max_memory, f"reading {count:,} numbers")
-    tokens = textio.parse_ints(data, 2)
+    tokens = textio.parse_ints(data, 2, tokens=count)
     if len(tokens) == 0:
         raise InputError("empty input: expected 'n m' on the first line")
     n, m = int(tokens[0]), int(tokens[1])
@@ -123,9 +123,8 @@ def _cmd_graph(args):
     text = textio.format_outcomes(sol.outcome, sol.remoteness)
     if args.format == "edges":
         # Echo the names: "name WIN r", in order of first appearance.
-        names = "\n".join(g.nodes).encode("utf-8").split(b"\n") if len(g.nodes) else []
-        text = b"".join(name + b" " + line + b"\n"
-                        for name, line in zip(names, bytes(text).splitlines()))
+        text = b"".join(name.encode("utf-8") + b" " + line + b"\n"
+                        for name, line in zip(g.nodes, bytes(text).splitlines()))
     _write(text)
 
 
@@ -387,15 +386,10 @@ def _main(argv):
             return exc.code if isinstance(exc.code, int) else EXIT_INPUT
         # Import the solvers here, inside the error handling (Ctrl-C included).
         import grundy.graph  # noqa: F401
-        try:
-            args.run(args)
-            if sys.stdout is not None:
-                sys.stdout.flush()
-        except OSError as exc:
-            if isinstance(exc, BrokenPipeError):
-                raise
-            raise OutputError(f"cannot write the output: {exc.strerror or exc}") from None
-    except OSError as exc:                        # writing the output (or --help)
+        args.run(args)
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except OSError as exc:                        # flushing the output (or --help)
         if isinstance(exc, BrokenPipeError):     # the reader went away: not an error
             _silence_stdout()
             return 0

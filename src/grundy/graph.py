@@ -7,10 +7,9 @@ from collections.abc import Mapping, Set as AbstractSet
 
 import numpy as np
 
-from grundy._common import (DRAW, INT64_MAX, LOSS, NO_MOVE, WIN, CycleError,
-                            MemoryLimitError,
-                            Outcome, as_int64_array, check_bool, check_count, check_memory,
-                            format_bytes, is_integer, readonly, shorten)
+from grundy._common import (DRAW, INT64_MAX, LOSS, NO_MOVE, WIN, CycleError, Outcome,
+                            as_int64_array, check_bool, check_count, check_memory,
+                            is_integer, queue_limit_error, readonly, shorten)
 from grundy._core import csr as _csr
 from grundy._core import grundy as _grundy
 from grundy._core import loopy as _loopy
@@ -122,11 +121,9 @@ class GameGraph:
             return cls._from_named_edges(edges, max_memory)
         if n is not None:
             n = check_count(n, "n")
-        if isinstance(edges, np.ndarray) and edges.dtype.kind in "iu" and edges.ndim == 2:
-            # Size the graph before copying the caller's array.
-            top = int(edges.max()) if edges.size else -1
-            _check_graph_memory(max(n if n is not None else top + 1, 0), len(edges),
-                                max_memory)
+        sized = isinstance(edges, np.ndarray) and edges.dtype.kind in "iu" and edges.ndim == 2
+        if sized:                    # size the graph before copying the caller's array
+            n = _size_graph(edges, n, max_memory)
         if not isinstance(edges, np.ndarray):
             if isinstance(edges, (str, bytes)) or not hasattr(edges, "__iter__"):
                 raise TypeError(f"edges must be an (m, 2) array or an iterable of (u, v) "
@@ -141,13 +138,8 @@ class GameGraph:
             arr = arr.reshape(0, 2)
         if arr.ndim != 2 or arr.shape[1] != 2:
             raise ValueError(f"edges must have shape (m, 2), got {arr.shape}")
-        if n is None:
-            top = int(arr.max()) if arr.size else -1
-            n = max(top + 1, 0)
-            if n > 2 ** 40:          # name the vertex that makes the graph so large
-                check_memory(8 * (n + 1) + 24 * len(arr), max_memory,
-                             f"the vertex id {top} makes a graph of n = {n:,} vertices, which")
-        _check_graph_memory(n, len(arr), max_memory)
+        if not sized:
+            n = _size_graph(arr, n, max_memory)
         return cls._owned(*_csr_of_edges(arr, n))
 
     @classmethod
@@ -169,7 +161,7 @@ class GameGraph:
             nodes = tuple(dict.fromkeys(flat))
         except TypeError:
             bad = next(x for x in flat if not _hashable(x))
-            raise TypeError(f"vertex names must be hashable, got {bad!r}") from None
+            raise TypeError(f"vertex names must be hashable, got {shorten(bad)}") from None
         _check_graph_memory(len(nodes), len(flat) // 2, max_memory)
         index = {name: i for i, name in enumerate(nodes)}
         ids = np.fromiter((index[x] for x in flat), dtype=np.int64, count=len(flat))
@@ -408,12 +400,8 @@ class GameGraph:
         status = _retro.solve_graph(self._indptr, self._indices, outcome, remoteness, move,
                                     misere, max_queue_bytes=min(limit - fixed, INT64_MAX))
         if status != "ok":
-            needed = fixed + _retro.queue_bytes(n)
-            raise MemoryLimitError(
-                f"{what} needs up to {format_bytes(needed)}: its queue of decided positions "
-                f"outgrew the {format_bytes(limit - fixed)} left under "
-                f"{'the memory available' if max_memory is None else 'max_memory'} "
-                f"({format_bytes(limit)})", needed=needed, limit=limit)
+            raise queue_limit_error(what, fixed + _retro.queue_bytes(n), limit, fixed,
+                                    max_memory)
         return Solution(self, outcome, remoteness, move)
 
     def grundy(self, *, max_memory=None):
@@ -518,6 +506,19 @@ def solve_bytes(n, m):
     """Bytes :meth:`GameGraph.solve` takes besides its queue: the reverse
     CSR, the state (up to 8 bytes a vertex), outcome, remoteness and move."""
     return 8 * (n + 1) + 8 * m + 33 * n
+
+
+def _size_graph(edges, n, max_memory):
+    """n (given, or the largest vertex id + 1) for an (m, 2) integer edge
+    array, after refusing a graph that would not fit in memory."""
+    if n is None:
+        top = int(edges.max()) if edges.size else -1
+        n = max(top + 1, 0)
+        if n > 2 ** 40:              # name the vertex id that makes the graph so large
+            check_memory(build_bytes(n, len(edges)), max_memory,
+                         f"the vertex id {top} makes a graph of n = {n:,} vertices, which")
+    _check_graph_memory(n, len(edges), max_memory)
+    return n
 
 
 def _check_graph_memory(n, m, max_memory):

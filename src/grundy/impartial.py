@@ -20,7 +20,7 @@ from collections import Counter
 
 import numpy as np
 
-from grundy._common import LOSS, WIN, CycleError, is_integer, readonly, shorten, shown_int
+from grundy._common import LOSS, WIN, CycleError, readonly, shorten, shown_int
 from grundy._core import grundy as _grundy
 from grundy.loopy import loopy_sum
 

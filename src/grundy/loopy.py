@@ -15,12 +15,9 @@ The value of a sum of games follows from its parts' values::
     >>> loopy_sum([LoopyValue.inf(), LoopyValue.inf({0})]).outcome
     <Outcome.DRAW: 0>
 """
-import functools
-import operator
-
 import numpy as np
 
-from grundy._common import DRAW, LOSS, WIN, Outcome, is_integer, readonly, shorten, shown_int
+from grundy._common import DRAW, LOSS, WIN, is_integer, readonly, shorten, shown_int
 
 __all__ = ["LoopyValue", "loopy_sum", "LoopyGrundy"]
 

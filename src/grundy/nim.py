@@ -23,7 +23,8 @@ from collections.abc import Mapping, Set as AbstractSet
 
 import numpy as np
 
-from grundy._common import LOSS, NO_MOVE, WIN, check_bool, is_integer, shorten, shown_int
+from grundy._common import (INT64_MAX, LOSS, NO_MOVE, WIN, Outcome, check_bool, is_integer,
+                            shorten, shown_int)
 
 __all__ = ["nim_sum", "nim_outcome", "nim_moves", "nim_move"]
 
@@ -110,14 +111,12 @@ def nim_outcome(piles, misere=False):
     """
     piles = _piles(piles)
     misere = check_bool(misere, "misere")
-    if isinstance(piles, np.ndarray) and piles.ndim == 2:
-        return _outcome_rows(piles, misere)
-    if misere:
-        if isinstance(piles, np.ndarray):
-            if not piles.size or int(piles.max()) <= 1:
-                return WIN if int(np.count_nonzero(piles == 1)) % 2 == 0 else LOSS
-        elif all(x <= 1 for x in piles):
-            return WIN if sum(1 for x in piles if x == 1) % 2 == 0 else LOSS
+    if isinstance(piles, np.ndarray):
+        if piles.ndim == 2:
+            return _outcome_rows(piles, misere)
+        return Outcome(int(_outcome_rows(piles.reshape(1, -1), misere)[0]))
+    if misere and all(x <= 1 for x in piles):
+        return WIN if sum(1 for x in piles if x == 1) % 2 == 0 else LOSS
     return WIN if _xor(piles) else LOSS
 
 
@@ -200,13 +199,12 @@ def nim_move(piles, misere=False):
     piles = _piles(piles)
     misere = check_bool(misere, "misere")
     if isinstance(piles, np.ndarray) and piles.ndim == 2:
-        if piles.dtype == np.uint64 and piles.size and int(piles.max()) > 2 ** 63 - 1:
+        if piles.dtype == np.uint64 and piles.size and int(piles.max()) > INT64_MAX:
             raise ValueError(f"pile {int(piles.max())} does not fit the int64 array of "
                              f"moves; use nim_moves() for piles of 2^63 or more")
         mask, target = _winning_mask(piles, misere)
         out = np.full((piles.shape[0], 2), NO_MOVE, dtype=np.int64)
-        has = mask.any(axis=1) if piles.shape[1] else np.zeros(piles.shape[0], bool)
-        rows = np.flatnonzero(has)
+        rows = np.flatnonzero(mask.any(axis=1))
         if rows.size:
             first = np.argmax(mask[rows], axis=1)
             out[rows, 0] = first

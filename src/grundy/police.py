@@ -23,8 +23,8 @@ from collections import namedtuple
 
 import numpy as np
 
-from grundy._common import (DRAW, INT64_MAX, LOSS, WIN, MemoryLimitError, Outcome, check_bool,
-                            check_memory, format_bytes, is_integer, readonly, shorten)
+from grundy._common import (DRAW, INT64_MAX, LOSS, WIN, Outcome, check_bool, check_memory,
+                            is_integer, queue_limit_error, readonly, shorten)
 from grundy._core import police as _police
 from grundy._core import retrograde as _retro
 
@@ -136,18 +136,17 @@ class PoliceThief:
         # One byte per cell (any other character is refused below).
         text = "".join(rows)
         raw = text.encode("utf-8", "surrogatepass")
-        if len(raw) != len(text):
+        if len(raw) == len(text):        # ASCII: one byte a cell
+            grid = np.frombuffer(raw, dtype=np.uint8).reshape(len(rows), width)
+            known = np.zeros(256, dtype=bool)
+            known[[ord(ch) for ch in ".*PTE"]] = True
+            bad = np.flatnonzero(~known[grid])
+            k = int(bad[0]) if bad.size else -1
+        else:
             k = next(i for i, ch in enumerate(text) if ord(ch) > 127)
+        if k >= 0:
             r, c = divmod(k, width)
             raise BoardError(f"row {r}, column {c}: unknown cell {text[k]!r} "
-                             f"(expected one of . * P T E)", row=r, col=c)
-        grid = np.frombuffer(raw, dtype=np.uint8).reshape(len(rows), width)
-        known = np.zeros(256, dtype=bool)
-        known[[ord(ch) for ch in ".*PTE"]] = True
-        bad = np.flatnonzero(~known[grid])
-        if bad.size:
-            r, c = divmod(int(bad[0]), width)
-            raise BoardError(f"row {r}, column {c}: unknown cell {rows[r][c]!r} "
                              f"(expected one of . * P T E)", row=r, col=c)
         found = {}
         for name in "PT":
@@ -356,12 +355,8 @@ class PoliceThief:
             if status == "ok":
                 break
             if status == "memory limit":
-                needed = fixed + _retro.queue_bytes(self.n_states)     # the worst case
-                raise MemoryLimitError(
-                    f"{what} needs up to {format_bytes(needed)}: the queue of decided states "
-                    f"outgrew the {format_bytes(limit - fixed)} left under "
-                    f"{'the memory available' if max_memory is None else 'max_memory'} "
-                    f"({format_bytes(limit)})", needed=needed, limit=limit)
+                raise queue_limit_error(what, fixed + _retro.queue_bytes(self.n_states),
+                                        limit, fixed, max_memory)
             del remoteness
         else:                   # pragma: no cover - needs a remoteness past 2^31
             raise ValueError(f"{what}: a remoteness exceeds 2^31 - 1")

@@ -74,15 +74,16 @@ def token_line(const uint8_t[::1] data, Py_ssize_t k):
     return line if seen == k else -1
 
 
-def parse_ints(const uint8_t[::1] data, Py_ssize_t per_line=0):
+def parse_ints(const uint8_t[::1] data, Py_ssize_t per_line=0, Py_ssize_t tokens=-1):
     """All decimal integers in ``data``, as int64.
 
     Integers are ASCII digits with an optional ``-``, separated by spaces or
     tabs; lines end with ``\\n`` (``\\r\\n`` is fine).  Raises ValueError
     quoting the first token that is not an integer (or does not fit in
     int64), with its line number.  With ``per_line`` > 0, every line that
-    is not blank must hold exactly that many integers.  Ctrl-C stops it
-    (KeyboardInterrupt).
+    is not blank must hold exactly that many integers.  ``tokens``: the
+    value of :func:`count_tokens` if the caller has it (else counted here).
+    Ctrl-C stops it (KeyboardInterrupt).
 
     >>> parse_ints(b"3 2\\n0 1\\n").tolist()
     [3, 2, 0, 1]
@@ -91,11 +92,12 @@ def parse_ints(const uint8_t[::1] data, Py_ssize_t per_line=0):
     cdef Py_ssize_t bad_start = -1, bad_end = -1
     cdef Py_ssize_t line = 1, in_line = 0, bad_line = -1, bad_count = 0
     cdef uint64_t value, digit, top
-    cdef bint neg, overflow, stopped = False
+    cdef bint neg, overflow, stopped = False, overrun = False
     cdef uint8_t c
     # Count the tokens first: the output takes 8 bytes a token, not a byte.
-    cdef Py_ssize_t tokens = count_tokens(data)
-    out_arr = np.empty(tokens + 1, dtype=np.int64)
+    if tokens < 0:
+        tokens = count_tokens(data)
+    out_arr = np.empty(tokens, dtype=np.int64)
     cdef int64_t[::1] out = out_arr
     i = 0
     with nogil:
@@ -137,26 +139,30 @@ def parse_ints(const uint8_t[::1] data, Py_ssize_t per_line=0):
                 bad_start = start
                 bad_end = i
                 break
+            if count == tokens:              # a wrong ``tokens`` from the caller
+                overrun = True
+                break
             out[count] = <int64_t> (0 - value) if neg else <int64_t> value
             count += 1
             in_line += 1
-        if not stopped and bad_start < 0 and bad_line < 0 and per_line > 0 and \
+        if not stopped and not overrun and bad_start < 0 and bad_line < 0 and per_line > 0 and \
                 in_line != 0 and in_line != per_line:
             bad_line = line
             bad_count = in_line
     if stopped:
         raise_interrupt()
+    if overrun:
+        raise ValueError(f"tokens = {tokens} is less than the tokens in data")
     if bad_line >= 0:
         raise ValueError(f"line {bad_line}: expected {per_line} integers, got {bad_count}")
-    if bad_start >= 0:
+    if bad_start >= 0:                       # ``line`` is the bad token's line
         token = bytes(data[bad_start:bad_end])
         shown = token[:40].decode("utf-8", "replace") + ("..." if len(token) > 40 else "")
-        line = bytes(data[:bad_start]).count(b"\n") + 1
         if (token[1:] if token[:1] == b"-" else token).isdigit():
             raise ValueError(f"line {line}: {shown!r} does not fit in 64 bits "
                              f"(-2^63..2^63-1)")
         raise ValueError(f"line {line}: {shown!r} is not an integer (digits 0-9)")
-    return out_arr[:count].copy()
+    return out_arr if count == tokens else out_arr[:count]
 
 
 cdef inline Py_ssize_t write_uint(uint8_t* buf, Py_ssize_t pos, uint64_t x) noexcept nogil:
