@@ -7,6 +7,8 @@ name (TypeError).  Values out of range are a ValueError quoting the value
 (shortened when long) and the valid range.  Sizes are checked against int64
 and against a memory estimate before anything is allocated.
 """
+from __future__ import annotations
+
 import enum
 import operator
 import os
@@ -62,7 +64,8 @@ class MemoryLimitError(MemoryError):
     True
     """
 
-    def __init__(self, message, needed=None, limit=None):
+    def __init__(self, message: str, needed: int | None = None,
+                 limit: int | None = None) -> None:
         super().__init__(message)
         self.needed = needed
         self.limit = limit

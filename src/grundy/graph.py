@@ -3,7 +3,11 @@
 A position is a vertex 0..n-1; a move is a directed edge.  Cycles,
 self-loops and repeated edges are all allowed.
 """
-from collections.abc import Mapping, Set as AbstractSet
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Set as AbstractSet
+from typing import Any
 
 import numpy as np
 
@@ -92,7 +96,8 @@ class GameGraph:
         return cls(indptr, indices)
 
     @classmethod
-    def from_edges(cls, edges, n=None, *, names=False, max_memory=None):
+    def from_edges(cls, edges: Iterable[Any] | np.ndarray, n: int | None = None, *,
+                   names: bool = False, max_memory: int | None = None) -> GameGraph:
         """Graph from an (m, 2) array-like or an iterable of (u, v) moves.
 
         ``n`` is the number of vertices (default: largest vertex id + 1).
@@ -168,7 +173,8 @@ class GameGraph:
         return cls._owned(*_csr_of_edges(ids.reshape(-1, 2), len(nodes)), nodes)
 
     @classmethod
-    def parse_edges(cls, text, *, max_memory=None):
+    def parse_edges(cls, text: str | bytes | bytearray | memoryview, *,
+                    max_memory: int | None = None) -> GameGraph:
         """Graph from an edge list as text: one move ``u v`` or ``u,v`` per line.
 
         Vertices are names (any text without spaces or commas; numbers are
@@ -206,7 +212,8 @@ class GameGraph:
         return cls._owned(*_csr_of_edges(ids, len(nodes)), tuple(nodes))
 
     @classmethod
-    def read_edges(cls, path, *, max_memory=None):
+    def read_edges(cls, path: str | os.PathLike[str] | int, *,
+                   max_memory: int | None = None) -> GameGraph:
         """Graph from an edge-list file (see :meth:`parse_edges`).
 
         >>> import os, tempfile
