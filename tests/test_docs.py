@@ -38,4 +38,4 @@ def test_readme_python_examples_run(monkeypatch):
     for block in blocks:
         exec(block, namespace)
     assert namespace["sol"].result == "The thief escapes"
-    assert namespace["game"].table(range(12)).tolist() == [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]
+    assert namespace["game"].values(range(12)).tolist() == [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]

@@ -5,8 +5,9 @@ Win/loss/draw with remoteness and optimal moves on any directed graph
 
 >>> import grundy
 >>> g = grundy.GameGraph.from_edges([(0, 1), (1, 2)])
->>> g.solve().outcome.tolist()
-[-1, 1, -1]
+>>> sol = g.solve()
+>>> sol.outcome.tolist(), sol[0]
+([-1, 1, -1], Evaluation(LOSS, remoteness=2, move=1))
 
 The public names are loaded on first use (``import grundy`` itself imports
 nothing heavy), so the command line starts fast and reports Ctrl-C or a
@@ -21,25 +22,25 @@ _EXPORTS = {
     "Outcome": "grundy._common", "WIN": "grundy._common", "LOSS": "grundy._common",
     "DRAW": "grundy._common", "NO_MOVE": "grundy._common", "CycleError": "grundy._common",
     "MemoryLimitError": "grundy._common",
-    "GameGraph": "grundy.graph", "Solution": "grundy.graph",
+    "Solution": "grundy.solution", "Evaluation": "grundy.solution",
+    "GameGraph": "grundy.graph", "GraphSolution": "grundy.graph",
     "ImpartialGame": "grundy.impartial", "Sum": "grundy.impartial",
     "grundy_sum": "grundy.impartial",
-    "LoopyValue": "grundy.loopy", "LoopyGrundy": "grundy.loopy", "loopy_sum": "grundy.loopy",
+    "LoopyValue": "grundy.loopy", "LoopyValues": "grundy.loopy", "loopy_sum": "grundy.loopy",
     "nim_sum": "grundy.nim", "nim_outcome": "grundy.nim", "nim_moves": "grundy.nim",
     "nim_move": "grundy.nim",
     "PoliceThief": "grundy.police", "PoliceThiefSolution": "grundy.police",
-    "BoardError": "grundy.police",
+    "PolicePosition": "grundy.police", "BoardError": "grundy.police",
     "OctalGame": "grundy.octal", "HexGame": "grundy.octal", "GrundysGame": "grundy.octal",
     "SubtractionGame": "grundy.octal", "TakeAndBreakGame": "grundy.octal",
     "Periodicity": "grundy.octal", "RareCommon": "grundy.octal",
-    "crosses_crosses": "grundy.octal",
 }
 
 __all__ = list(_EXPORTS)
 
 
 # Submodules reachable as attributes (``grundy.octal``), imported on first use.
-_SUBMODULES = {"cli", "graph", "impartial", "loopy", "nim", "octal", "police"}
+_SUBMODULES = {"cli", "graph", "impartial", "loopy", "nim", "octal", "police", "solution"}
 
 
 def __getattr__(name):

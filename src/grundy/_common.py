@@ -13,30 +13,82 @@ import enum
 import operator
 import os
 import re
+from typing import Final
 
 import numpy as np
+import numpy.typing as npt
 
-__all__ = ["Outcome", "WIN", "LOSS", "DRAW", "NO_MOVE", "CycleError", "MemoryLimitError"]
+__all__ = ["Outcome", "WIN", "LOSS", "DRAW", "NO_MOVE", "NoMoveType", "CycleError",
+           "MemoryLimitError"]
 
 INT64_MAX = 2 ** 63 - 1
 
+Int64Array = npt.NDArray[np.int64]
+"""The type of the library's int64 arrays (indices, remoteness, values)."""
+
 
 class Outcome(enum.IntEnum):
-    """Outcome of a position for the player to move.
+    """Outcome of a position for the player to move, with perfect play.
 
+    An ``IntEnum`` (``WIN == 1``, ``LOSS == -1``, ``DRAW == 0``: the codes of
+    the library's int8 outcome arrays) that prints as its name.
+
+    Examples
+    --------
     >>> Outcome(1), Outcome(-1), Outcome(0)
-    (<Outcome.WIN: 1>, <Outcome.LOSS: -1>, <Outcome.DRAW: 0>)
+    (WIN, LOSS, DRAW)
+    >>> print(Outcome.WIN, f"{Outcome.LOSS:>6}", int(Outcome.DRAW))
+    WIN   LOSS 0
     """
     WIN = 1
     LOSS = -1
     DRAW = 0
 
+    def __repr__(self) -> str:
+        return self.name
 
-WIN = Outcome.WIN
-LOSS = Outcome.LOSS
-DRAW = Outcome.DRAW
-NO_MOVE = -1
-"""Sentinel for "no move" / "no vertex" in move arrays."""
+    def __str__(self) -> str:
+        return self.name
+
+    def __format__(self, spec: str) -> str:
+        return format(self.name, spec)
+
+
+WIN: Final = Outcome.WIN
+LOSS: Final = Outcome.LOSS
+DRAW: Final = Outcome.DRAW
+
+
+class NoMoveType(int):
+    """The type of :data:`NO_MOVE`: the integer -1 that prints as ``NO_MOVE``.
+
+    Move arrays hold -1 where there is no move; a single answer (a best
+    move, a Nim move) is then this object, which equals -1 and can also be
+    told apart with ``is`` where -1 could be a position's name.
+
+    Examples
+    --------
+    >>> import grundy
+    >>> grundy.NO_MOVE, grundy.NO_MOVE == -1
+    (NO_MOVE, True)
+    """
+    __slots__ = ()
+
+    def __new__(cls) -> NoMoveType:
+        return super().__new__(cls, -1)
+
+    def __repr__(self) -> str:
+        return "NO_MOVE"
+
+    __str__ = __repr__
+
+    def __reduce__(self) -> str:
+        return "NO_MOVE"                 # pickled by name: one object
+
+
+NO_MOVE: Final = NoMoveType()
+"""No move / no position: -1 in move arrays, and the answer where a
+position has no move (it prints as ``NO_MOVE`` and equals -1)."""
 
 
 class CycleError(ValueError):

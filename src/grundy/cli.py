@@ -155,7 +155,7 @@ def _answer_big_piles(data, answers, big, misere):
     """Splice in the answers of the lines with a pile of 2^64 or more
     (already checked: ASCII digits, spaces and tabs), computed exactly with
     Python integers."""
-    from grundy._common import LOSS
+    from grundy._common import LOSS, NO_MOVE
     from grundy.nim import nim_move, nim_outcome
 
     parts, done = [], 0
@@ -167,7 +167,7 @@ def _answer_big_piles(data, answers, big, misere):
                                  f"at most {MAX_PILE_DIGITS:,} digits")
         piles = [int(token) for token in tokens]
         move = nim_move(piles, misere=misere)
-        if move is not None:
+        if move is not NO_MOVE:
             answer = f"WIN {move[0]} {move[1]}\n"
         else:
             answer = "LOSS\n" if nim_outcome(piles, misere=misere) == LOSS else "WIN\n"
@@ -187,13 +187,13 @@ def _cmd_police(args):
     sol = board.solve(max_memory=args.max_memory)
     out = [sol.result]
     if args.explain:
-        r = sol.remoteness(board.police, board.thief, True)
+        r = sol[sol.start].remoteness
         out.append(f"remoteness {r}" if r >= 0 else "remoteness -1 (a draw: play goes on forever)")
-        for k, st in enumerate(sol.line()):
-            mover = "police" if st.police_to_move else "thief"
+        for k, pos in enumerate(sol.line()):
+            mover = "police" if pos.police_to_move else "thief"
             out.append("")
-            out.append(f"state {k}: police {st.police}, thief {st.thief}, {mover} to move")
-            out.append(board.render(st.police, st.thief))
+            out.append(f"position {k}: police {pos.police}, thief {pos.thief}, {mover} to move")
+            out.append(board.render(pos.police, pos.thief))
     _write(("\n".join(out) + "\n").encode())
 
 

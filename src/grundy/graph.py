@@ -1,121 +1,203 @@
 """Game graphs: building and validating CSR graphs, and their solutions.
 
-A position is a vertex 0..n-1; a move is a directed edge.  Cycles,
-self-loops and repeated edges are all allowed.
+A position is a vertex 0..n-1 (or a name given to it); a move is a directed
+edge.  Cycles, self-loops and repeated edges are all allowed.  A solved
+graph is a :class:`GraphSolution`, which speaks the protocol of every solved
+game (:mod:`grundy.solution`).
+
+Examples
+--------
+>>> import grundy
+>>> g = grundy.GameGraph.from_edges([(0, 1), (1, 2), (2, 0), (2, 3)])
+>>> sol = g.solve()
+>>> sol[0], sol.line(0)
+(Evaluation(WIN, remoteness=3, move=1), [0, 1, 2, 3])
 """
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping, Set as AbstractSet
-from typing import Any
+from collections.abc import Hashable, Iterable, Mapping, Sequence, Set as AbstractSet
+from typing import Any, NoReturn
 
 import numpy as np
+import numpy.typing as npt
 
-from grundy._common import (DRAW, INT64_MAX, LOSS, NO_MOVE, WIN, CycleError, Outcome,
-                            as_int64_array, check_bool, check_count, check_memory,
-                            is_integer, queue_limit_error, readonly, shorten)
+from grundy._common import (INT64_MAX, LOSS, WIN, CycleError, Int64Array, as_int64_array,
+                            check_bool, check_count, check_memory, is_integer,
+                            queue_limit_error, readonly, shorten)
 from grundy._core import csr as _csr
 from grundy._core import grundy as _grundy
 from grundy._core import loopy as _loopy
-from grundy.loopy import LoopyGrundy
 from grundy._core import retrograde as _retro
 from grundy._core import textio as _textio
+from grundy.loopy import LoopyValues
+from grundy.solution import Solution
 
-__all__ = ["GameGraph", "Solution"]
+__all__ = ["GameGraph", "GraphSolution"]
 
 
 class GameGraph:
     """A directed graph of game positions, stored as CSR (int64, read-only).
 
-    Build one with a ``from_*`` constructor::
+    Position ``v`` (a vertex 0..n-1) has the moves to
+    ``indices[indptr[v]:indptr[v + 1]]``.  Vertices may carry names (any
+    distinct hashable values): ``positions[v]`` names vertex v, and every
+    method then takes and gives names.  Build a graph with a ``from_*``
+    constructor, :meth:`parse_edges` or :meth:`read_edges`.
 
-        >>> import grundy
-        >>> g = grundy.GameGraph.from_edges([(0, 1), (1, 2), (2, 0), (2, 3)])
-        >>> g
-        GameGraph(n_nodes=4, n_edges=4)
-        >>> sol = g.solve()
-        >>> [grundy.Outcome(o).name for o in sol.outcome]
-        ['WIN', 'LOSS', 'WIN', 'LOSS']
-        >>> sol.line(0)
-        [0, 1, 2, 3]
+    Parameters
+    ----------
+    indptr, indices : array_like of int
+        The CSR arrays (copied).
+    positions : sequence of hashable, optional
+        Names of the vertices, in vertex order (default: 0..n-1).
+
+    Raises
+    ------
+    TypeError
+        If the arrays do not hold integers or a name is not hashable.
+    ValueError
+        If the arrays are not a CSR graph, or the names are not distinct.
+
+    Examples
+    --------
+    >>> import grundy
+    >>> g = grundy.GameGraph.from_edges([(0, 1), (1, 2), (2, 0), (2, 3)])
+    >>> g
+    GameGraph(n_positions=4, n_moves=4)
+    >>> g.solve().line(0)
+    [0, 1, 2, 3]
+    >>> grundy.GameGraph([0, 1, 1], [1], positions=["in", "out"]).moves("in")
+    ['out']
     """
 
-    __slots__ = ("_indptr", "_indices", "_nodes", "_index", "__weakref__")
+    __slots__ = ("_indptr", "_indices", "_positions", "_index", "__weakref__")
 
-    def __init__(self, indptr, indices, nodes=None):
+    def __init__(self, indptr: npt.ArrayLike, indices: npt.ArrayLike, *,
+                 positions: Iterable[Hashable] | None = None) -> None:
         # The graph keeps copies: a caller changing its own arrays later (or
         # from another thread while a kernel runs) cannot touch them.
         self._setup(as_int64_array(indptr, "indptr", ndim=1),
-                    as_int64_array(indices, "indices", ndim=1), nodes)
+                    as_int64_array(indices, "indices", ndim=1), positions)
 
     @classmethod
-    def _owned(cls, indptr, indices, nodes=None):
+    def _owned(cls, indptr: Int64Array, indices: Int64Array,
+               positions: Iterable[Hashable] | None = None) -> GameGraph:
         """A graph on int64 arrays made by the library itself (not copied)."""
         self = cls.__new__(cls)
-        self._setup(indptr, indices, nodes)
+        self._setup(indptr, indices, positions)
         return self
 
-    def _setup(self, indptr, indices, nodes):
+    def _setup(self, indptr: Int64Array, indices: Int64Array,
+               positions: Iterable[Hashable] | None) -> None:
         _csr.check_csr(indptr, indices)
         self._indptr = readonly(indptr)
         self._indices = readonly(indices)
         n = len(indptr) - 1
-        if nodes is None:
-            self._nodes = range(n)
+        self._index: dict[Hashable, int] | None
+        self._positions: Sequence[Hashable]
+        if positions is None:
+            self._positions = range(n)
             self._index = None
-        else:
-            if isinstance(nodes, (str, bytes)) or not hasattr(nodes, "__iter__"):
-                raise TypeError(f"nodes must be a sequence of names, got {shorten(nodes)}")
-            self._nodes = tuple(nodes)
-            if len(self._nodes) != n:
-                raise ValueError(f"{len(self._nodes)} node names for {n} vertices")
-            try:
-                self._index = {name: i for i, name in enumerate(self._nodes)}
-            except TypeError:
-                bad = next(x for x in self._nodes if not _hashable(x))
-                raise TypeError(f"node names must be hashable, got {shorten(bad)}") from None
-            if len(self._index) != n:
-                seen = set()
-                dup = next(x for x in self._nodes if x in seen or seen.add(x))
-                raise ValueError(f"node names must be distinct: {shorten(dup)} appears twice")
+            return
+        if isinstance(positions, (str, bytes)) or not hasattr(positions, "__iter__"):
+            raise TypeError(f"positions must be a sequence of names, got {shorten(positions)}")
+        names = tuple(positions)
+        if len(names) != n:
+            raise ValueError(f"{len(names)} position names for {n} vertices")
+        try:
+            index = {name: i for i, name in enumerate(names)}
+        except TypeError:
+            bad = next(x for x in names if not _hashable(x))
+            raise TypeError(f"position names must be hashable, got {shorten(bad)}") from None
+        if len(index) != n:
+            seen: set[Hashable] = set()
+            dup = next(x for x in names if x in seen or seen.add(x))  # type: ignore[func-returns-value]
+            raise ValueError(f"position names must be distinct: {shorten(dup)} appears twice")
+        self._positions, self._index = names, index
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, ...]:
         # Rebuilt through _owned, so the arrays are read-only again.
-        nodes = None if self._index is None else self._nodes
-        return (_restore_graph, (type(self), self._indptr, self._indices, nodes))
+        names = None if self._index is None else self._positions
+        return (_restore_graph, (type(self), self._indptr, self._indices, names))
 
     # -- constructors -----------------------------------------------------
 
     @classmethod
-    def from_csr(cls, indptr, indices):
-        """Graph whose vertex v has the successors ``indices[indptr[v]:indptr[v+1]]``.
+    def from_csr(cls, indptr: npt.ArrayLike, indices: npt.ArrayLike, *,
+                 positions: Iterable[Hashable] | None = None,
+                 max_memory: int | None = None) -> GameGraph:
+        """Graph whose vertex v has the moves to ``indices[indptr[v]:indptr[v+1]]``.
 
-        >>> GameGraph.from_csr([0, 2, 2], [1, 1]).n_edges
+        Parameters
+        ----------
+        indptr, indices : array_like of int
+            The CSR arrays (copied).
+        positions : sequence of hashable, optional
+            Names of the vertices (default: 0..n-1).
+        max_memory : int, optional
+            Bytes the graph may take (default: the memory available).
+
+        Returns
+        -------
+        GameGraph
+
+        Raises
+        ------
+        TypeError, ValueError
+            As for :class:`GameGraph`.
+        MemoryLimitError
+            If the graph would need more than ``max_memory``.
+
+        Examples
+        --------
+        >>> GameGraph.from_csr([0, 2, 2], [1, 1]).n_moves
         2
         """
-        return cls(indptr, indices)
+        _check_graph_memory(max(_length(indptr) - 1, 0), _length(indices), max_memory)
+        return cls(indptr, indices, positions=positions)
 
     @classmethod
-    def from_edges(cls, edges: Iterable[Any] | np.ndarray, n: int | None = None, *,
+    def from_edges(cls, edges: Iterable[Any] | npt.NDArray[Any], *, n: int | None = None,
                    names: bool = False, max_memory: int | None = None) -> GameGraph:
         """Graph from an (m, 2) array-like or an iterable of (u, v) moves.
 
-        ``n`` is the number of vertices (default: largest vertex id + 1).
         Successors keep the order in which their edges are given.
 
-        With ``names=True`` the ends of the edges are vertex *names* (any
-        hashable values: strings, integers, tuples...), numbered in the order
-        in which they first appear; ``g.nodes`` lists them, and labels,
-        ``line()`` and ``sol[...]`` then take and give names.
+        Parameters
+        ----------
+        edges : array_like or iterable of pairs
+            The moves ``(u, v)``.
+        n : int, optional
+            Number of vertices (default: the largest vertex id + 1).
+        names : bool, default False
+            The ends of the edges are position *names* (any hashable values:
+            strings, integers, tuples...), numbered in the order in which they
+            first appear; ``g.positions`` lists them, and labels, ``line()``
+            and ``sol[...]`` then take and give names.
+        max_memory : int, optional
+            Bytes the graph may take (default: the memory available).
 
-        ``max_memory`` (bytes; default: the memory available) bounds what
-        the graph may take: a larger one is refused before it is allocated,
-        with :class:`grundy.MemoryLimitError`.
+        Returns
+        -------
+        GameGraph
 
+        Raises
+        ------
+        TypeError
+            If an edge is not a pair, or a vertex id not an integer.
+        ValueError
+            If a vertex id is negative or not below ``n``.
+        MemoryLimitError
+            If the graph would need more than ``max_memory``: refused
+            before it is allocated.
+
+        Examples
+        --------
         >>> GameGraph.from_edges([(0, 1)], n=3)
-        GameGraph(n_nodes=3, n_edges=1)
+        GameGraph(n_positions=3, n_moves=1)
         >>> g = GameGraph.from_edges([("start", "mid"), ("mid", "end")], names=True)
-        >>> g.nodes, g.solve().line("start")
+        >>> g.positions, g.solve().line("start")
         (('start', 'mid', 'end'), ['start', 'mid', 'end'])
         """
         names = check_bool(names, "names")
@@ -148,10 +230,10 @@ class GameGraph:
         return cls._owned(*_csr_of_edges(arr, n))
 
     @classmethod
-    def _from_named_edges(cls, edges, max_memory):
+    def _from_named_edges(cls, edges: Iterable[Any], max_memory: int | None) -> GameGraph:
         if isinstance(edges, (str, bytes)) or not hasattr(edges, "__iter__"):
             raise TypeError(f"edges must be an iterable of (u, v) pairs, got {shorten(edges)}")
-        flat = []
+        flat: list[Any] = []
         for k, edge in enumerate(edges):
             if isinstance(edge, (str, bytes)) or not hasattr(edge, "__iter__"):
                 raise TypeError(f"edge {k} is {shorten(edge)}: an edge is a (u, v) pair")
@@ -179,12 +261,33 @@ class GameGraph:
 
         Vertices are names (any text without spaces or commas; numbers are
         names too), numbered in order of first appearance.  Blank lines and
-        lines starting with ``#`` are skipped.  Raises ValueError quoting
-        the first malformed line, with its number; ``max_memory`` as in
-        :meth:`from_edges`.
+        lines starting with ``#`` are skipped.
 
+        Parameters
+        ----------
+        text : str or bytes
+            The edge list (bytes are read as UTF-8).
+        max_memory : int, optional
+            Bytes the graph may take (default: the memory available).
+
+        Returns
+        -------
+        GameGraph
+            Named by the text of the names.
+
+        Raises
+        ------
+        TypeError
+            If ``text`` is not text.
+        ValueError
+            Quoting the first malformed line, with its number.
+        MemoryLimitError
+            If the graph would need more than ``max_memory``.
+
+        Examples
+        --------
         >>> g = GameGraph.parse_edges("a,b\\nb c\\n# a comment\\nc,a\\n")
-        >>> g.nodes, g.n_edges
+        >>> g.positions, g.n_moves
         (('a', 'b', 'c'), 3)
         """
         if isinstance(text, str):
@@ -216,34 +319,78 @@ class GameGraph:
                    max_memory: int | None = None) -> GameGraph:
         """Graph from an edge-list file (see :meth:`parse_edges`).
 
+        Parameters
+        ----------
+        path : str, path-like or int
+            The file (an open file descriptor stays open).
+        max_memory : int, optional
+            Bytes the graph may take (default: the memory available).
+
+        Returns
+        -------
+        GameGraph
+
+        Raises
+        ------
+        OSError
+            If the file cannot be read.
+        ValueError, MemoryLimitError
+            As for :meth:`parse_edges`.
+
+        Examples
+        --------
         >>> import os, tempfile
         >>> path = os.path.join(tempfile.mkdtemp(), "moves.csv")
         >>> _ = open(path, "w").write("x,y\\ny,z\\n")
         >>> GameGraph.read_edges(path).solve()["x"]
-        (<Outcome.LOSS: -1>, 2, 'y')
+        Evaluation(LOSS, remoteness=2, move='y')
         """
         # A file descriptor stays open: it is the caller's.
         with open(path, "rb", closefd=not isinstance(path, int)) as f:
             return cls.parse_edges(f.read(), max_memory=max_memory)
 
     @classmethod
-    def from_adjacency(cls, adj):
-        """Graph from ``adj[v]`` = iterable of the successors of v.
+    def from_adjacency(cls, adj: Sequence[Iterable[int]] | Mapping[Any, Iterable[Any]], *,
+                       max_memory: int | None = None) -> GameGraph:
+        """Graph from ``adj[v]``, an iterable of the positions v moves to.
 
-        ``adj`` is a sequence (vertices 0..len(adj)-1) or a mapping whose
-        keys are node names and whose values list successor names.
+        Parameters
+        ----------
+        adj : sequence or mapping
+            A sequence of successor lists (vertices 0..len(adj)-1), or a
+            mapping whose keys are position names and whose values list the
+            names of their successors.
+        max_memory : int, optional
+            Bytes the graph may take (default: the memory available).
 
-        >>> GameGraph.from_adjacency([[1, 2], [2], []]).n_edges
+        Returns
+        -------
+        GameGraph
+            Named by the keys when ``adj`` is a mapping.
+
+        Raises
+        ------
+        TypeError
+            If a successor list is not iterable or a name not hashable.
+        ValueError
+            If a successor is not a vertex (or not a key of the mapping).
+        MemoryLimitError
+            If the graph would need more than ``max_memory``.
+
+        Examples
+        --------
+        >>> GameGraph.from_adjacency([[1, 2], [2], []]).n_moves
         3
-        >>> g = GameGraph.from_adjacency({"a": ["b"], "b": []})
-        >>> g.nodes
+        >>> GameGraph.from_adjacency({"a": ["b"], "b": []}).positions
         ('a', 'b')
         """
+        names: list[Any] | None
+        rows: list[list[Any]]
         if isinstance(adj, Mapping):
-            nodes = list(adj)
-            index = {name: i for i, name in enumerate(nodes)}
+            names = list(adj)
+            index = {name: i for i, name in enumerate(names)}
             rows = []
-            for name in nodes:
+            for name in names:
                 targets = adj[name]
                 if isinstance(targets, (str, bytes)) or not hasattr(targets, "__iter__"):
                     raise TypeError(f"adj[{shorten(name)}] must be an iterable of successors, "
@@ -254,7 +401,7 @@ class GameGraph:
                         j = index.get(target)
                     except TypeError:
                         raise TypeError(f"successor {shorten(target)} of {shorten(name)} is not "
-                                        f"hashable, so it cannot be a node name") from None
+                                        f"hashable, so it cannot be a position name") from None
                     if j is None:
                         raise ValueError(f"successor {shorten(target)} of {shorten(name)} is not "
                                          f"a key of the mapping")
@@ -266,9 +413,10 @@ class GameGraph:
                                 f"got {shorten(adj)}")
             rows = [list(succ) if hasattr(succ, "__iter__") and not isinstance(succ, (str, bytes))
                     else _not_iterable(v, succ) for v, succ in enumerate(adj)]
-            nodes = None
+            names = None
         n = len(rows)
         degrees = np.fromiter((len(r) for r in rows), dtype=np.int64, count=n)
+        _check_graph_memory(n, int(degrees.sum()), max_memory)
         indptr = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(degrees, out=indptr[1:])
         flat = [v for r in rows for v in r]
@@ -279,13 +427,42 @@ class GameGraph:
             u = int(np.searchsorted(indptr, e, side="right") - 1)
             raise ValueError(f"successor {int(indices[e])} of vertex {u} is not a vertex: "
                              f"valid range is 0..{n - 1}")
-        return cls._owned(indptr, indices, nodes)
+        return cls._owned(indptr, indices, names)
 
     @classmethod
-    def from_scipy(cls, matrix, *, max_memory=None):
+    def from_scipy(cls, matrix: Any, *, max_memory: int | None = None) -> GameGraph:
         """Graph from a square scipy.sparse matrix or array: entry (i, j) != 0 is a move i -> j.
 
         Explicit zeros are not moves; duplicate entries are summed first.
+        Needs the optional extra ``grundy[scipy]``.
+
+        Parameters
+        ----------
+        matrix : scipy.sparse matrix or array
+            Square.
+        max_memory : int, optional
+            Bytes the graph may take (default: the memory available).
+
+        Returns
+        -------
+        GameGraph
+
+        Raises
+        ------
+        ImportError
+            If scipy is not installed.
+        TypeError
+            If ``matrix`` is not a scipy.sparse matrix or array.
+        ValueError
+            If it is not square.
+        MemoryLimitError
+            If the graph would need more than ``max_memory``.
+
+        Examples
+        --------
+        >>> import scipy.sparse as sp
+        >>> GameGraph.from_scipy(sp.csr_matrix([[0, 1], [0, 0]])).solve().outcome
+        array([ 1, -1], dtype=int8)
         """
         try:
             import scipy.sparse as sp
@@ -303,11 +480,39 @@ class GameGraph:
         return cls._owned(m.indptr.astype(np.int64), m.indices.astype(np.int64))
 
     @classmethod
-    def from_networkx(cls, digraph):
-        """Graph from a networkx graph, keeping node names: ``g.nodes[i]`` is vertex i.
+    def from_networkx(cls, digraph: Any, *, max_memory: int | None = None) -> GameGraph:
+        """Graph from a networkx graph, keeping its node names as position names.
 
         Vertices follow ``digraph.nodes`` order.  A multigraph keeps its
         repeated edges; an undirected graph gives a move each way per edge.
+        Needs the optional extra ``grundy[networkx]``.
+
+        Parameters
+        ----------
+        digraph : networkx.Graph
+            Any networkx graph.
+        max_memory : int, optional
+            Bytes the graph may take (default: the memory available).
+
+        Returns
+        -------
+        GameGraph
+
+        Raises
+        ------
+        ImportError
+            If networkx is not installed.
+        TypeError
+            If ``digraph`` is not a networkx graph.
+        MemoryLimitError
+            If the graph would need more than ``max_memory``.
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> g = GameGraph.from_networkx(nx.DiGraph([("a", "b")]))
+        >>> g.positions, g.solve()["a"].outcome
+        (('a', 'b'), WIN)
         """
         try:
             import networkx as nx
@@ -315,78 +520,198 @@ class GameGraph:
             raise ImportError("from_networkx needs networkx: pip install 'grundy[networkx]'") from None
         if not isinstance(digraph, nx.Graph):
             raise TypeError(f"expected a networkx graph, got {type(digraph).__name__}")
-        nodes = list(digraph.nodes)
-        index = {name: i for i, name in enumerate(nodes)}
+        names = list(digraph.nodes)
         g = digraph if digraph.is_directed() else digraph.to_directed()
-        edges = np.array([(index[u], index[v]) for u, v in g.edges()], dtype=np.int64).reshape(-1, 2)
-        return cls._owned(*_csr_of_edges(edges, len(nodes)), nodes)
+        _check_graph_memory(len(names), g.number_of_edges(), max_memory)
+        index = {name: i for i, name in enumerate(names)}
+        edges = np.array([(index[u], index[v]) for u, v in g.edges()],
+                         dtype=np.int64).reshape(-1, 2)
+        return cls._owned(*_csr_of_edges(edges, len(names)), names)
 
     # -- properties -------------------------------------------------------
 
     @property
-    def n_nodes(self):
-        """Number of vertices."""
+    def n_positions(self) -> int:
+        """Number of positions (vertices).
+
+        Examples
+        --------
+        >>> GameGraph.from_edges([(0, 1)]).n_positions
+        2
+        """
         return len(self._indptr) - 1
 
     @property
-    def n_edges(self):
-        """Number of moves (edges), repeated edges counted each time."""
+    def n_moves(self) -> int:
+        """Number of moves (edges), repeated edges counted each time.
+
+        Examples
+        --------
+        >>> GameGraph.from_edges([(0, 1), (0, 1)]).n_moves
+        2
+        """
         return len(self._indices)
 
     @property
-    def indptr(self):
-        """CSR row pointer, int64, read-only, length n_nodes + 1."""
+    def indptr(self) -> Int64Array:
+        """CSR row pointer, int64, read-only, length n_positions + 1.
+
+        Examples
+        --------
+        >>> GameGraph.from_edges([(0, 1)]).indptr
+        array([0, 1, 1])
+        """
         return self._indptr
 
     @property
-    def indices(self):
-        """CSR successor ids, int64, read-only, length n_edges."""
+    def indices(self) -> Int64Array:
+        """CSR successor numbers, int64, read-only, length n_moves.
+
+        Examples
+        --------
+        >>> GameGraph.from_edges([(0, 1)]).indices
+        array([1])
+        """
         return self._indices
 
     @property
-    def nodes(self):
-        """Vertex names: ``nodes[i]`` names vertex i (``range(n)`` unless named)."""
-        return self._nodes
+    def positions(self) -> Sequence[Hashable]:
+        """Position names: ``positions[i]`` names vertex i (``range(n)`` unless named).
 
-    def successors(self, v):
-        """Successors of vertex (or node name) ``v``, as names.
+        Examples
+        --------
+        >>> GameGraph.from_edges([(0, 1)]).positions
+        range(0, 2)
+        """
+        return self._positions
 
-        >>> GameGraph.from_edges([(0, 1), (0, 2)]).successors(0)
+    def moves(self, position: Hashable) -> list[Hashable]:
+        """The positions ``position`` can move to, in edge order.
+
+        Parameters
+        ----------
+        position
+            A vertex number, or a name for a named graph.
+
+        Returns
+        -------
+        list
+
+        Raises
+        ------
+        ValueError
+            If ``position`` is not a position of the graph.
+
+        Examples
+        --------
+        >>> GameGraph.from_edges([(0, 1), (0, 2)]).moves(0)
         [1, 2]
         """
-        i = self.vertex(v)
+        i = self.index(position)
         succ = self._indices[self._indptr[i]:self._indptr[i + 1]]
-        return [self._nodes[int(j)] for j in succ]
+        return [self._positions[int(j)] for j in succ]
 
-    def vertex(self, name):
-        """Vertex id of a node name (for unnamed graphs, checks the id's range)."""
+    def index(self, position: Hashable) -> int:
+        """Vertex number of a position (a name, or for an unnamed graph a number).
+
+        Parameters
+        ----------
+        position
+            A name of a named graph, or a vertex number 0..n-1.
+
+        Returns
+        -------
+        int
+
+        Raises
+        ------
+        TypeError
+            If an unnamed graph is given something other than an integer.
+        ValueError
+            If ``position`` is not a position of the graph.
+
+        Examples
+        --------
+        >>> GameGraph.from_edges([("a", "b")], names=True).index("b")
+        1
+        """
         if self._index is not None:
             try:
-                return self._index[name]
+                return self._index[position]
             except (KeyError, TypeError):
-                raise ValueError(f"{shorten(name)} is not a node of this graph") from None
-        v = check_count(name, "vertex")
-        if v >= self.n_nodes:
-            raise ValueError(f"vertex {v} is out of range: valid range is 0..{self.n_nodes - 1}"
-                             if self.n_nodes else f"vertex {v} is out of range: the graph has no vertices")
+                raise ValueError(f"{shorten(position)} is not a position of this graph") from None
+        v = check_count(position, "position")
+        if v >= self.n_positions:
+            raise ValueError(f"position {v} is out of range: valid range is "
+                             f"0..{self.n_positions - 1}" if self.n_positions else
+                             f"position {v} is out of range: the graph has no positions")
         return v
 
-    def __repr__(self):
-        return f"GameGraph(n_nodes={self.n_nodes}, n_edges={self.n_edges})"
+    def position(self, i: int) -> Hashable:
+        """The position (name) of vertex number ``i``.
+
+        Parameters
+        ----------
+        i : int
+            A vertex number 0..n-1.
+
+        Returns
+        -------
+        position
+
+        Raises
+        ------
+        ValueError
+            If ``i`` is out of range.
+
+        Examples
+        --------
+        >>> GameGraph.from_edges([("a", "b")], names=True).position(1)
+        'b'
+        """
+        i = check_count(i, "position number")
+        if i >= self.n_positions:
+            raise ValueError(f"position number {i} is out of range: valid range is "
+                             f"0..{self.n_positions - 1}" if self.n_positions else
+                             f"position number {i} is out of range: the graph has no positions")
+        return self._positions[i]
+
+    def __repr__(self) -> str:
+        return f"GameGraph(n_positions={self.n_positions}, n_moves={self.n_moves})"
 
     # -- solving ----------------------------------------------------------
 
-    def solve(self, misere=False, labels=None, *, max_memory=None):
-        """Win/loss/draw, remoteness and an optimal move for every vertex.
+    def solve(self, *, misere: bool = False,
+              labels: Mapping[Any, int] | npt.ArrayLike | None = None,
+              max_memory: int | None = None) -> GraphSolution:
+        """Win/loss/draw, remoteness and an optimal move for every position.
 
-        ``misere``: a vertex with no move is a WIN (normally a LOSS).
-        ``labels``: fixed outcomes, ``{vertex: WIN or LOSS}`` (node names
-        for named graphs) or an int8 array of length n (0 = not fixed).  A
-        labelled vertex is treated as terminal: its own moves are ignored.
-        ``max_memory`` (bytes; default: the memory available): a solve that
-        would need more is refused with :class:`grundy.MemoryLimitError`.
         Ctrl-C stops a long solve (KeyboardInterrupt); the graph is unchanged.
 
+        Parameters
+        ----------
+        misere : bool, default False
+            A position with no move is a WIN (normally a LOSS).
+        labels : mapping or array_like, optional
+            Fixed outcomes: ``{position: WIN or LOSS}`` (names for named
+            graphs), or an int8 array of length n (0 = not fixed).  A
+            labelled position is terminal: its own moves are ignored.
+        max_memory : int, optional
+            Bytes the solve may take (default: the memory available).
+
+        Returns
+        -------
+        GraphSolution
+
+        Raises
+        ------
+        TypeError, ValueError
+            For a bad label.
+        MemoryLimitError
+            If the solve would need more than ``max_memory``.
+
+        Examples
+        --------
         >>> g = GameGraph.from_edges([(0, 1), (1, 0), (1, 2)])
         >>> sol = g.solve()
         >>> sol.outcome.tolist(), sol.remoteness.tolist(), sol.move.tolist()
@@ -395,9 +720,9 @@ class GameGraph:
         [0, 0, 1]
         """
         misere = check_bool(misere, "misere")
-        n, m = self.n_nodes, self.n_edges
+        n, m = self.n_positions, self.n_moves
         fixed = solve_bytes(n, m)             # then the queue
-        what = f"solving a graph with {n:,} vertices and {m:,} edges"
+        what = f"solving a graph with {n:,} positions and {m:,} moves"
         # The queue: an allowance of one entry per 8 vertices (a refusal
         # mid-solve, if it outgrows the limit, keeps peak memory under it).
         limit = check_memory(fixed + _retro.queue_bytes(n // 8), max_memory, what)
@@ -409,79 +734,124 @@ class GameGraph:
         if status != "ok":
             raise queue_limit_error(what, fixed + _retro.queue_bytes(n), limit, fixed,
                                     max_memory)
-        return Solution(self, outcome, remoteness, move)
+        return GraphSolution(self, outcome, remoteness, move)
 
-    def grundy(self, *, max_memory=None):
-        """Grundy value (mex of the successors' values) of every vertex.
+    def values(self, *, max_memory: int | None = None) -> Int64Array:
+        """Grundy value (mex of the successors' values) of every position.
 
-        The graph must be acyclic; a cycle raises :class:`grundy.CycleError`
-        naming its vertices (use ``loopy_grundy()`` for games with cycles).
-        Value 0 exactly at the LOSS positions of ``solve()``.
+        Value 0 exactly at the LOSS positions of :meth:`solve`.
 
-        >>> GameGraph.from_edges([(0, 1), (0, 2), (1, 2)]).grundy().tolist()
+        Parameters
+        ----------
+        max_memory : int, optional
+            Bytes the computation may take (default: the memory available).
+
+        Returns
+        -------
+        numpy.ndarray
+            int64, read-only, by position number.
+
+        Raises
+        ------
+        CycleError
+            If the graph has a cycle (naming its positions); use
+            :meth:`loopy_values` for games with cycles.
+        MemoryLimitError
+            If the computation would need more than ``max_memory``.
+
+        Examples
+        --------
+        >>> GameGraph.from_edges([(0, 1), (0, 2), (1, 2)]).values().tolist()
         [2, 1, 0]
         """
-        n, m = self.n_nodes, self.n_edges
+        n, m = self.n_positions, self.n_moves
         check_memory(24 * n + 8 * m + 8, max_memory,
-                      f"Grundy values of a graph with {n:,} vertices and {m:,} edges")
-        value = np.empty(self.n_nodes, dtype=np.int64)
+                     f"Grundy values of a graph with {n:,} positions and {m:,} moves")
+        value = np.empty(n, dtype=np.int64)
         cycle = _grundy.dag_grundy(self._indptr, self._indices, value)
         if cycle is not None:
-            names = [self._nodes[int(v)] for v in cycle]
+            names = [self._positions[int(v)] for v in cycle]
             shown = " -> ".join(map(shorten, names[:20])) + (" -> ..." if len(names) > 20 else "")
             raise CycleError(
                 f"the graph has a cycle ({shown} -> {shorten(names[0])}): Grundy values need an "
-                f"acyclic game; use loopy_grundy() for games with cycles", names)
+                f"acyclic game; use loopy_values() for games with cycles", names)
         return readonly(value)
 
-    def loopy_grundy(self, *, max_memory=None):
-        """Generalized Sprague-Grundy values (the graph may have cycles).
+    def loopy_values(self, *, max_memory: int | None = None) -> LoopyValues:
+        """Generalized Sprague-Grundy values of every position (cycles allowed).
 
+        Parameters
+        ----------
+        max_memory : int, optional
+            Bytes the computation may take (default: the memory available).
+
+        Returns
+        -------
+        LoopyValues
+
+        Raises
+        ------
+        MemoryLimitError
+            If the computation would need more than ``max_memory``.
+
+        Examples
+        --------
         Worked example: a -> b -> c -> a, c -> d -> e.
 
         >>> g = GameGraph.from_adjacency({"a": ["b"], "b": ["c"], "c": ["a", "d"],
         ...                                "d": ["e"], "e": []})
-        >>> lv = g.loopy_grundy()
-        >>> lv.value.tolist(), lv.infinite.tolist()
+        >>> lv = g.loopy_values()
+        >>> lv.finite.tolist(), lv.infinite.tolist()
         ([-1, -1, -1, 1, 0], [True, True, True, False, False])
         >>> lv["c"], lv["a"]
         (LoopyValue.inf({1}), LoopyValue.inf({}))
         >>> (lv["c"] + 1).outcome, (lv["c"] + lv["c"]).outcome, (lv["d"] + 1).outcome
-        (<Outcome.WIN: 1>, <Outcome.DRAW: 0>, <Outcome.LOSS: -1>)
+        (WIN, DRAW, LOSS)
         """
-        n, m = self.n_nodes, self.n_edges
+        n, m = self.n_positions, self.n_moves
         check_memory(68 * n + 17 * m + 16, max_memory,
-                     f"loopy Grundy values of a graph with {n:,} vertices and {m:,} edges")
-        value = np.empty(self.n_nodes, dtype=np.int64)
+                     f"loopy Grundy values of a graph with {n:,} positions and {m:,} moves")
+        value = np.empty(n, dtype=np.int64)
         stages = _loopy.loopy_grundy(self._indptr, self._indices, value)
-        return LoopyGrundy(self, value, stages)
+        return LoopyValues(self, value, stages)
 
-    def _labels_array(self, labels):
-        n = self.n_nodes
+    def _labels_array(self, labels: Mapping[Any, int] | npt.ArrayLike | None
+                      ) -> npt.NDArray[np.int8]:
+        n = self.n_positions
         if labels is None:
             return np.zeros(n, dtype=np.int8)
         if isinstance(labels, Mapping):
             out = np.zeros(n, dtype=np.int8)
             for key, value in labels.items():
-                out[self.vertex(key)] = _check_label(value, key)
+                out[self.index(key)] = _check_label(value, key)
             return out
         arr = as_int64_array(labels, "labels", ndim=1)
         if len(arr) != n:
-            raise ValueError(f"labels has length {len(arr)}, expected n_nodes = {n}")
+            raise ValueError(f"labels has length {len(arr)}, expected n_positions = {n}")
         bad = np.flatnonzero((arr < -1) | (arr > 1))
         if bad.size:
             v = int(bad[0])
-            raise ValueError(f"labels[{v}] = {int(arr[v])}: expected WIN (1), LOSS (-1) or 0 (not fixed)")
+            raise ValueError(f"labels[{v}] = {int(arr[v])}: expected WIN (1), LOSS (-1) or 0 "
+                             f"(not fixed)")
         return arr.astype(np.int8)
 
 
-def _csr_of_edges(edges, n):
+def _length(data: Any) -> int:
+    """len(data) for a sized input, else 0 (the arrays' checks come later)."""
+    try:
+        return len(data)
+    except TypeError:
+        return 0
+
+
+def _csr_of_edges(edges: Int64Array, n: int) -> tuple[Int64Array, Int64Array]:
     """(indptr, indices) of an (m, 2) int64 edge array on n vertices."""
-    return _csr.edges_to_csr(np.ascontiguousarray(edges[:, 0]),
-                             np.ascontiguousarray(edges[:, 1]), n)
+    result: tuple[Int64Array, Int64Array] = _csr.edges_to_csr(
+        np.ascontiguousarray(edges[:, 0]), np.ascontiguousarray(edges[:, 1]), n)
+    return result
 
 
-def _hashable(x):
+def _hashable(x: object) -> bool:
     try:
         hash(x)
     except TypeError:
@@ -489,33 +859,34 @@ def _hashable(x):
     return True
 
 
-def _not_iterable(v, succ):
+def _not_iterable(v: int, succ: object) -> NoReturn:
     raise TypeError(f"adj[{v}] must be an iterable of successors, got {shorten(succ)}")
 
 
-def _check_label(value, key):
+def _check_label(value: object, key: object) -> int:
     if not is_integer(value):
         raise TypeError(f"label of {shorten(key)} is {shorten(value)}: a label must be "
                         f"WIN (1) or LOSS (-1)")
     if value not in (WIN, LOSS):
         raise ValueError(f"label of {shorten(key)} is {shorten(value)}: a label must be "
                          f"WIN (1) or LOSS (-1)")
-    return int(value)
+    return int(value)  # type: ignore[call-overload]
 
 
-def build_bytes(n, m):
+def build_bytes(n: int, m: int) -> int:
     """Bytes to build a graph of n vertices and m edges from an edge array:
     its int64 copy, its two columns, and the CSR arrays."""
     return 8 * (n + 1) + 40 * m
 
 
-def solve_bytes(n, m):
+def solve_bytes(n: int, m: int) -> int:
     """Bytes :meth:`GameGraph.solve` takes besides its queue: the reverse
     CSR, the state (up to 8 bytes a vertex), outcome, remoteness and move."""
     return 8 * (n + 1) + 8 * m + 33 * n
 
 
-def _size_graph(edges, n, max_memory):
+def _size_graph(edges: npt.NDArray[np.integer[Any]], n: int | None,
+                max_memory: int | None) -> int:
     """n (given, or the largest vertex id + 1) for an (m, 2) integer edge
     array, after refusing a graph that would not fit in memory."""
     if n is None:
@@ -528,76 +899,155 @@ def _size_graph(edges, n, max_memory):
     return n
 
 
-def _check_graph_memory(n, m, max_memory):
+def _check_graph_memory(n: int, m: int, max_memory: int | None) -> None:
     """Refuse a graph whose CSR (and its building) would not fit."""
     check_memory(build_bytes(n, m), max_memory,
                  f"a graph with n = {n:,} vertices and {m:,} edges")
 
 
-def _restore_graph(cls, indptr, indices, nodes):
+def _restore_graph(cls: type[GameGraph], indptr: Int64Array, indices: Int64Array,
+                   positions: Sequence[Hashable] | None) -> GameGraph:
     return cls._owned(np.array(indptr, dtype=np.int64), np.array(indices, dtype=np.int64),
-                      nodes)
+                      positions)
 
 
-class Solution:
-    """The solved game: arrays indexed by vertex, read-only.
+class GraphSolution(Solution):
+    """A solved :class:`GameGraph`: the protocol of :class:`grundy.Solution`.
 
-    ``outcome`` (int8: WIN 1, LOSS -1, DRAW 0), ``remoteness`` (int64, -1 for
-    draws), ``move`` (int64: an optimal successor, -1 at known vertices).
+    Positions are the graph's (names for a named graph); ``move[v]`` is the
+    number of the position an optimal move from v leads to.
+
+    Attributes
+    ----------
+    graph : GameGraph
+        The graph solved.
+    outcome, remoteness, move : numpy.ndarray
+        int8, int64, int64; read-only; by position number.
+
+    Examples
+    --------
+    >>> sol = GameGraph.from_edges([(0, 1), (1, 2), (2, 0), (2, 3)]).solve()
+    >>> sol
+    GraphSolution(n_positions=4, WIN=2, LOSS=2, DRAW=0)
+    >>> sol[2], sol.best_move(0), sol.line(0)
+    (Evaluation(WIN, remoteness=1, move=3), 1, [0, 1, 2, 3])
     """
 
-    __slots__ = ("graph", "outcome", "remoteness", "move")
+    __slots__ = ("graph", "_outcome", "_remoteness", "_move", "_start")
 
-    def __init__(self, graph, outcome, remoteness, move):
+    def __init__(self, graph: GameGraph, outcome: npt.NDArray[np.int8],
+                 remoteness: Int64Array, move: Int64Array, start: Hashable = None) -> None:
         self.graph = graph
-        self.outcome = readonly(outcome)
-        self.remoteness = readonly(remoteness)
-        self.move = readonly(move)
+        self._outcome = readonly(outcome)
+        self._remoteness = readonly(remoteness)
+        self._move = readonly(move)
+        self._start = start
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, ...]:
         # Through __init__, so the arrays are read-only after pickle or deepcopy.
-        return (type(self), (self.graph, self.outcome, self.remoteness, self.move))
+        return (type(self), (self.graph, self._outcome, self._remoteness, self._move,
+                             self._start))
 
-    def __len__(self):
-        return len(self.outcome)
+    @property
+    def outcome(self) -> npt.NDArray[np.int8]:
+        """Outcome of every position, int8 (WIN 1, LOSS -1, DRAW 0), read-only.
 
-    def __getitem__(self, v):
-        """``(Outcome, remoteness, move)`` of vertex (or node name) ``v``."""
-        i = self.graph.vertex(v)
-        m = int(self.move[i])
-        return (Outcome(int(self.outcome[i])), int(self.remoteness[i]),
-                NO_MOVE if m < 0 else self.graph.nodes[m])
-
-    def counts(self):
-        """``{WIN: a, LOSS: b, DRAW: c}``: how many vertices have each outcome."""
-        values = np.bincount(self.outcome.astype(np.int64) + 1, minlength=3)
-        return {WIN: int(values[2]), LOSS: int(values[0]), DRAW: int(values[1])}
-
-    def line(self, v):
-        """Optimal play from ``v``: the vertices visited, ``v`` first.
-
-        A WIN or LOSS line ends at a known (terminal or labelled) vertex and
-        has ``remoteness[v] + 1`` entries.  A DRAW line ends at the first
-        repeated vertex (which appears twice: where the cycle closes).
+        Examples
+        --------
+        >>> GameGraph.from_edges([(0, 1)]).solve().outcome
+        array([ 1, -1], dtype=int8)
         """
-        i = self.graph.vertex(v)
-        move = self.move
-        path = [i]
-        if self.outcome[i] == DRAW:
-            seen = {i}
-            while True:
-                i = int(move[i])
-                path.append(i)
-                if i in seen:
-                    break
-                seen.add(i)
-        else:
-            while move[i] != NO_MOVE:
-                i = int(move[i])
-                path.append(i)
-        nodes = self.graph.nodes
-        return path if isinstance(nodes, range) else [nodes[j] for j in path]
+        return self._outcome
 
-    def __repr__(self):
-        c = self.counts()
-        return f"Solution(n={len(self)}, WIN={c[WIN]}, LOSS={c[LOSS]}, DRAW={c[DRAW]})"
+    @property
+    def remoteness(self) -> Int64Array:
+        """Remoteness of every position, int64 (-1 for draws), read-only.
+
+        Examples
+        --------
+        >>> GameGraph.from_edges([(0, 1)]).solve().remoteness
+        array([1, 0])
+        """
+        return self._remoteness
+
+    @property
+    def move(self) -> Int64Array:
+        """Number of the position an optimal move leads to, int64 (-1: none), read-only.
+
+        Examples
+        --------
+        >>> GameGraph.from_edges([(0, 1)]).solve().move
+        array([ 1, -1])
+        """
+        return self._move
+
+    @property
+    def start(self) -> Hashable:
+        """The position the game starts from, or None (a graph has no start
+        unless the game it came from had one).
+
+        Examples
+        --------
+        >>> print(GameGraph.from_edges([(0, 1)]).solve().start)
+        None
+        """
+        return self._start
+
+    def index(self, position: Hashable) -> int:
+        """Number of a position (see :meth:`GameGraph.index`).
+
+        Parameters
+        ----------
+        position
+            A position of the graph.
+
+        Returns
+        -------
+        int
+
+        Raises
+        ------
+        ValueError
+            If it is not a position of the graph.
+
+        Examples
+        --------
+        >>> GameGraph.from_edges([("a", "b")], names=True).solve().index("b")
+        1
+        """
+        return self.graph.index(position)
+
+    def position(self, i: int) -> Hashable:
+        """The position numbered ``i`` (see :meth:`GameGraph.position`).
+
+        Parameters
+        ----------
+        i : int
+            A position number.
+
+        Returns
+        -------
+        position
+
+        Raises
+        ------
+        ValueError
+            If ``i`` is out of range.
+
+        Examples
+        --------
+        >>> GameGraph.from_edges([("a", "b")], names=True).solve().position(0)
+        'a'
+        """
+        return self.graph.position(i)
+
+    @property
+    def positions(self) -> Sequence[Hashable]:
+        """The graph's positions, in number order.
+
+        Examples
+        --------
+        >>> GameGraph.from_edges([("a", "b")], names=True).solve().positions
+        ('a', 'b')
+        """
+        return self.graph.positions

@@ -8,34 +8,64 @@ theorem a sum is worth the xor of its parts' values.
 >>> def kayles(n):          # knock down 1 or 2 adjacent pins of a row of n
 ...     return [Sum(a, n - k - a) for k in (1, 2) for a in range(n - k + 1)]
 >>> game = ImpartialGame(kayles)
->>> game.table(range(12)).tolist()
+>>> game.values(range(12)).tolist()
 [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]
 >>> game.winning_moves(4)         # knock out the middle two: 1 + 1 = 0
 [Sum(1, 1)]
+>>> game.solve(4)[4]              # the sum 1 + 1 is then lost in two moves
+Evaluation(WIN, remoteness=3, move=Sum(1, 1))
 """
+from __future__ import annotations
+
 import functools
 import operator
 import threading
 from collections import Counter
+from collections.abc import Callable, Hashable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
-from grundy._common import LOSS, WIN, CycleError, readonly, shorten, shown_int
+from grundy._common import (CycleError, Int64Array, check_bool, is_integer, readonly,
+                            shorten, shown_int)
 from grundy._core import grundy as _grundy
-from grundy.loopy import loopy_sum
+from grundy.loopy import LoopyValue, loopy_sum
+
+if TYPE_CHECKING:
+    from grundy.graph import GameGraph, GraphSolution
+
+_Method = TypeVar("_Method", bound=Callable[..., Any])
 
 __all__ = ["Sum", "grundy_sum", "ImpartialGame"]
 
 
-def grundy_sum(values):
+def grundy_sum(values: Iterable[int]) -> int:
     """Grundy value of a sum of games with the given values: their xor.
 
+    Parameters
+    ----------
+    values : iterable of int
+        The Grundy values of the parts (integers >= 0, any size).
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    TypeError
+        If a value is not an integer.
+    ValueError
+        If a value is negative.
+
+    Examples
+    --------
     >>> grundy_sum([1, 2, 3]), grundy_sum([])
     (0, 0)
     """
     out = 0
     for i, v in enumerate(values):
-        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+        if not is_integer(v):
             raise TypeError(f"value {i} is {shorten(v)}: Grundy values are integers")
         if v < 0:
             raise ValueError(f"value {i} is {shown_int(int(v))}: Grundy values are >= 0")
@@ -49,6 +79,23 @@ class Sum:
     Hashable and order-insensitive (``Sum(1, 2) == Sum(2, 1)``); nested sums
     are flattened; ``Sum()`` is the empty game, worth 0.
 
+    Parameters
+    ----------
+    *parts : hashable
+        The positions (or sums) played side by side.
+
+    Attributes
+    ----------
+    parts : tuple
+        The positions, nested sums flattened.
+
+    Raises
+    ------
+    TypeError
+        If a part is not hashable.
+
+    Examples
+    --------
     >>> Sum(1, Sum(2, 3))
     Sum(1, 2, 3)
     >>> Sum(1, 2) == Sum(2, 1), len(Sum())
@@ -57,8 +104,8 @@ class Sum:
 
     __slots__ = ("parts", "_key")
 
-    def __init__(self, *parts):
-        flat = []
+    def __init__(self, *parts: Hashable) -> None:
+        flat: list[Hashable] = []
         for p in parts:
             if isinstance(p, Sum):
                 flat.extend(p.parts)
@@ -70,40 +117,40 @@ class Sum:
                                     f"{shorten(p)} (use a tuple, not a list)") from None
                 flat.append(p)
         self.parts = tuple(flat)
-        self._key = None
+        self._key: frozenset[tuple[Hashable, int]] | None = None
 
-    def _counter(self):
+    def _counter(self) -> frozenset[tuple[Hashable, int]]:
         if self._key is None:
             self._key = frozenset(Counter(self.parts).items())
         return self._key
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Sum) and self._counter() == other._counter()
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash((Sum, self._counter()))
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self.parts)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Hashable]:
         return iter(self.parts)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Sum({', '.join(map(repr, self.parts))})"
 
 
-def _locked(method):
+def _locked(method: _Method) -> _Method:
     """Run a method of ImpartialGame under the game's lock (one thread at a
     time reads or extends its cache)."""
     @functools.wraps(method)
-    def locked(self, *args, **kwargs):
+    def locked(self: ImpartialGame, *args: Any, **kwargs: Any) -> Any:
         with self._lock:
             return method(self, *args, **kwargs)
-    return locked
+    return locked  # type: ignore[return-value]
 
 
-def _check_hashable(position, context):
+def _check_hashable(position: object, context: str) -> None:
     try:
         hash(position)
     except TypeError:
@@ -111,29 +158,41 @@ def _check_hashable(position, context):
                         f"must be hashable (use a tuple, not a list)") from None
 
 
-def _components(option):
+def _components(option: Hashable) -> tuple[Hashable, ...]:
     return option.parts if isinstance(option, Sum) else (option,)
 
 
 class ImpartialGame:
     """An impartial game given by its move function.
 
-    ``moves(position)`` returns an iterable of options (positions, or
-    :class:`Sum` objects).  Positions are hashable Python values.
-    Exploration is iterative (no recursion limit), each distinct position is
-    visited once per game object (values are cached), and the values are
-    computed by the compiled kernel over the explored DAG.
+    Positions are hashable Python values.  Exploration is iterative (no
+    recursion limit), each distinct position is visited once per game
+    object (values are cached), and the values are computed by the compiled
+    kernel over the explored DAG.  The game may be shared by threads.
 
-    A subtraction game (take 1, 3 or 4 stones)::
+    Parameters
+    ----------
+    moves : callable
+        ``moves(position)`` returns an iterable of options: positions, or
+        :class:`Sum` objects (games played side by side).
 
-        >>> game = ImpartialGame(lambda n: [n - s for s in (1, 3, 4) if s <= n])
-        >>> game.grundy(10), game.outcome(7)
-        (1, <Outcome.LOSS: -1>)
-        >>> game.winning_moves(10)
-        [9, 7]
+    Raises
+    ------
+    TypeError
+        If ``moves`` is not callable.
+
+    Examples
+    --------
+    A subtraction game (take 1, 3 or 4 stones):
+
+    >>> game = ImpartialGame(lambda n: [n - s for s in (1, 3, 4) if s <= n])
+    >>> game.value(10), game.values([7, 8]).tolist()
+    (1, [0, 1])
+    >>> game.winning_moves(10)
+    [9, 7]
     """
 
-    def __init__(self, moves):
+    def __init__(self, moves: Callable[[Any], Iterable[Hashable]]) -> None:
         if not callable(moves):
             raise TypeError(f"moves must be callable, got {shorten(moves)}")
         self._moves = moves
@@ -141,25 +200,33 @@ class ImpartialGame:
         # a move function calling back into its own game is refused.
         self._lock = threading.RLock()
         self._exploring = False
-        self._id = {}               # position -> id
-        self._positions = []        # id -> position
-        self._options = []          # id -> tuple of options (each a tuple of ids)
+        self._id: dict[Hashable, int] = {}            # position -> id
+        self._positions: list[Hashable] = []          # id -> position
+        self._options: list[list[Hashable]] = []      # id -> its options
         self._value = np.zeros(0, dtype=np.int64)
-        self._moves_of = {}         # position -> list of options (each call made once)
-        self._loopy_values = {}     # position -> LoopyValue
+        self._moves_of: dict[Hashable, list[Hashable]] = {}   # each call made once
+        self._loopy_values: dict[Hashable, LoopyValue] = {}
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         name = getattr(self._moves, "__name__", repr(self._moves))
         return f"ImpartialGame({name}, explored={len(self._positions)})"
 
     @property
-    def n_explored(self):
-        """How many distinct positions have been explored so far."""
+    def n_explored(self) -> int:
+        """How many distinct positions have been explored so far.
+
+        Examples
+        --------
+        >>> game = ImpartialGame(lambda n: range(n))
+        >>> _ = game.value(5)
+        >>> game.n_explored
+        6
+        """
         return len(self._positions)
 
     # -- exploration --------------------------------------------------------
 
-    def _call_moves(self, position):
+    def _call_moves(self, position: Hashable) -> list[Hashable]:
         """``moves(position)`` as a list, called once per position and cached
         (shared by the acyclic and the loopy exploration)."""
         try:
@@ -186,7 +253,7 @@ class ImpartialGame:
             self._moves_of[position] = options
         return options
 
-    def _register(self, position):
+    def _register(self, position: Hashable) -> int:
         options = self._call_moves(position)
         i = len(self._positions)
         self._id[position] = i
@@ -194,7 +261,7 @@ class ImpartialGame:
         self._options.append(options)
         return i
 
-    def _explore(self, roots):
+    def _explore(self, roots: Iterable[Hashable]) -> None:
         """Explore everything reachable from roots; value every new position.
 
         On any error (or Ctrl-C) the partial exploration is undone."""
@@ -209,9 +276,9 @@ class ImpartialGame:
                 self._rollback(first_new)
                 raise
 
-    def _explore_from(self, roots, first_new):
-        order = []
-        state = {}                  # id -> 1 on the stack (new ids only)
+    def _explore_from(self, roots: Iterable[Hashable], first_new: int) -> None:
+        order: list[int] = []
+        state: dict[int, int] = {}                  # id -> 1 on the stack (new ids only)
         for root in roots:
             for c in _components(root):
                 if c in self._id:
@@ -244,16 +311,16 @@ class ImpartialGame:
                             (" -> ..." if len(cycle) > 10 else "")
                         raise CycleError(
                             f"the game has a cycle ({shown} -> {shorten(c2)}): Grundy values need "
-                            "an acyclic game; use loopy_grundy() for games with cycles", cycle)
+                            "an acyclic game; use loopy_value() for games with cycles", cycle)
         self._value_new(first_new, order)
 
-    def _rollback(self, first_new):
+    def _rollback(self, first_new: int) -> None:
         for p in self._positions[first_new:]:
             del self._id[p]
         del self._positions[first_new:]
         del self._options[first_new:]
 
-    def _value_new(self, first_new, order):
+    def _value_new(self, first_new: int, order: list[int]) -> None:
         """Value the positions explored since first_new (in ``order``), in
         time proportional to them, not to everything explored before."""
         n = len(self._positions)
@@ -278,24 +345,93 @@ class ImpartialGame:
     # -- values ---------------------------------------------------------------
 
     @_locked
-    def grundy(self, position):
-        """Grundy value of a position (or of a :class:`Sum` of positions)."""
+    def value(self, position: Hashable) -> int:
+        """Grundy value of a position (or of a :class:`Sum` of positions).
+
+        Parameters
+        ----------
+        position : hashable or Sum
+            A position of the game.
+
+        Returns
+        -------
+        int
+            0 exactly when the player to move loses (normal play).
+
+        Raises
+        ------
+        TypeError
+            If a position is not hashable, or ``moves`` returns no iterable.
+        CycleError
+            If play from ``position`` can cycle (use :meth:`loopy_value`).
+
+        Examples
+        --------
+        >>> ImpartialGame(lambda n: range(n)).value(Sum(3, 5))
+        6
+        """
         self._explore([position])
         return functools.reduce(operator.xor,
                                 (int(self._value[self._id[c]]) for c in _components(position)), 0)
 
     @_locked
-    def outcome(self, position):
-        """WIN or LOSS for the player to move (normal play)."""
-        return WIN if self.grundy(position) else LOSS
+    def values(self, positions: Iterable[Hashable]) -> Int64Array:
+        """Grundy values of many positions at once.
+
+        Parameters
+        ----------
+        positions : iterable
+            Positions (or sums) of the game.
+
+        Returns
+        -------
+        numpy.ndarray
+            int64, read-only, one value per position.
+
+        Raises
+        ------
+        TypeError, CycleError
+            As for :meth:`value`.
+
+        Examples
+        --------
+        >>> ImpartialGame(lambda n: range(n)).values([0, 5, 3]).tolist()
+        [0, 5, 3]
+        """
+        if isinstance(positions, (str, bytes)) or not hasattr(positions, "__iter__"):
+            raise TypeError(f"values() takes an iterable of positions, got {shorten(positions)}")
+        positions = list(positions)
+        self._explore(positions)
+        return readonly(np.array([self.value(p) for p in positions], dtype=np.int64))
 
     @_locked
-    def options(self, position):
-        """The options of ``position`` as given by the move function
-        (for a :class:`Sum`: the sums with one component moved)."""
+    def moves(self, position: Hashable) -> list[Hashable]:
+        """The options of a position, as the move function gives them.
+
+        For a :class:`Sum`: the sums with one part moved.
+
+        Parameters
+        ----------
+        position : hashable or Sum
+            A position of the game.
+
+        Returns
+        -------
+        list
+
+        Raises
+        ------
+        TypeError, CycleError
+            As for :meth:`value`.
+
+        Examples
+        --------
+        >>> ImpartialGame(lambda n: range(n)).moves(Sum(1, 2))
+        [Sum(0, 2), Sum(1, 0), Sum(1, 1)]
+        """
         if isinstance(position, Sum):
             parts = position.parts
-            out = []
+            out: list[Hashable] = []
             for idx, p in enumerate(parts):
                 self._explore([p])
                 for o in self._options[self._id[p]]:
@@ -305,30 +441,37 @@ class ImpartialGame:
         return list(self._options[self._id[position]])
 
     @_locked
-    def winning_moves(self, position):
-        """The options that leave a position of value 0 (empty in a LOSS)."""
-        return [o for o in self.options(position) if self.grundy(o) == 0]
+    def winning_moves(self, position: Hashable) -> list[Hashable]:
+        """The options that leave a position of value 0 (none in a LOSS).
 
-    @_locked
-    def table(self, positions):
-        """Grundy values of many positions at once, as an int64 array.
+        Parameters
+        ----------
+        position : hashable or Sum
+            A position of the game.
 
-        >>> ImpartialGame(lambda n: range(n)).table([0, 5, 3]).tolist()
-        [0, 5, 3]
+        Returns
+        -------
+        list
+
+        Raises
+        ------
+        TypeError, CycleError
+            As for :meth:`value`.
+
+        Examples
+        --------
+        >>> ImpartialGame(lambda n: range(n)).winning_moves(Sum(1, 3))
+        [Sum(1, 1)]
         """
-        if isinstance(positions, (str, bytes)) or not hasattr(positions, "__iter__"):
-            raise TypeError(f"table() takes an iterable of positions, got {shorten(positions)}")
-        positions = list(positions)
-        self._explore(positions)
-        return readonly(np.array([self.grundy(p) for p in positions], dtype=np.int64))
+        return [o for o in self.moves(position) if self.value(o) == 0]
 
     # -- games with cycles ----------------------------------------------------
 
-    def _loopy_options(self, node):
+    def _loopy_options(self, node: Hashable) -> list[Hashable]:
         """Options of a node of the explored graph.  A node is a position or a
         Sum of two or more positions (whose moves change one part)."""
         if isinstance(node, Sum):
-            out = []
+            out: list[Hashable] = []
             parts = node.parts
             for i, p in enumerate(parts):
                 for o in self._loopy_options(p):
@@ -336,29 +479,13 @@ class ImpartialGame:
             return out
         return [_node(o) for o in self._call_moves(node)]
 
-    @_locked
-    def loopy_grundy(self, position):
-        """Generalized Sprague-Grundy value of a position of a game that may
-        have cycles, as a :class:`grundy.LoopyValue`.
-
-        Explores every position reachable from ``position`` (iteratively);
-        options that are sums become positions of their own (a move changes
-        one part).  The value of a :class:`Sum` is the sum of its parts' values.
-
-        >>> # From n you may go to n - 1, or from 2 back up to 3.
-        >>> game = ImpartialGame(lambda n: ([n - 1] if n else []) + ([3] if n == 2 else []))
-        >>> [game.loopy_grundy(n) for n in range(4)]
-        [LoopyValue(0), LoopyValue(1), LoopyValue.inf({1}), LoopyValue.inf({})]
-        >>> game.loopy_grundy(2).outcome, game.loopy_grundy(Sum(2, 1)).outcome
-        (<Outcome.DRAW: 0>, <Outcome.WIN: 1>)
-        """
+    def _graph(self, position: Hashable) -> GameGraph:
+        """The graph of every position reachable from ``position``, which
+        is vertex 0.  Options that are sums become positions of their own (a
+        move changes one part); a one-part sum is its part."""
         from grundy.graph import GameGraph
 
-        if isinstance(position, Sum) and len(position) != 1:
-            return loopy_sum(self.loopy_grundy(p) for p in position.parts)
         root = _node(position)
-        if root in self._loopy_values:
-            return self._loopy_values[root]
         index = {root: 0}
         nodes = [root]
         adjacency = []
@@ -371,13 +498,103 @@ class ImpartialGame:
                     nodes.append(o)
                 row.append(j)
             adjacency.append(row)
-        lv = GameGraph.from_adjacency(adjacency).loopy_grundy()
-        for i, node in enumerate(nodes):
-            self._loopy_values[node] = lv[i]
+        g = GameGraph.from_adjacency(adjacency)
+        return GameGraph._owned(g.indptr, g.indices, nodes)
+
+    @_locked
+    def loopy_value(self, position: Hashable) -> LoopyValue:
+        """Generalized Sprague-Grundy value of a position of a game that may
+        have cycles.
+
+        Explores every position reachable from ``position`` (iteratively);
+        options that are sums become positions of their own (a move changes
+        one part).  The value of a :class:`Sum` is the sum of its parts' values.
+
+        Parameters
+        ----------
+        position : hashable or Sum
+            A position of the game.
+
+        Returns
+        -------
+        LoopyValue
+
+        Raises
+        ------
+        TypeError
+            If a position is not hashable.
+
+        Examples
+        --------
+        From n you may go to n - 1, or from 2 back up to 3:
+
+        >>> game = ImpartialGame(lambda n: ([n - 1] if n else []) + ([3] if n == 2 else []))
+        >>> [game.loopy_value(n) for n in range(4)]
+        [LoopyValue(0), LoopyValue(1), LoopyValue.inf({1}), LoopyValue.inf({})]
+        >>> game.loopy_value(2).outcome, game.loopy_value(Sum(2, 1)).outcome
+        (DRAW, WIN)
+        """
+        if isinstance(position, Sum) and len(position) != 1:
+            return loopy_sum(self.loopy_value(p) for p in position.parts)
+        root = _node(position)
+        if root in self._loopy_values:
+            return self._loopy_values[root]
+        g = self._graph(root)
+        lv = g.loopy_values()
+        for node in g.positions:
+            self._loopy_values[node] = lv[node]
         return self._loopy_values[root]
 
+    @_locked
+    def solve(self, position: Hashable, *, misere: bool = False,
+              max_memory: int | None = None) -> GraphSolution:
+        """Outcome, remoteness and best move of every position reachable from one.
 
-def _node(option):
+        Explores the game from ``position`` (its start) as a graph, sums
+        included as positions of their own, and solves it with the
+        retrograde engine: exact remoteness, misère play, and games with
+        cycles (draws) alike.
+
+        Parameters
+        ----------
+        position : hashable or Sum
+            Where the game starts.
+        misere : bool, default False
+            A position with no move is a WIN (normally a LOSS).
+        max_memory : int, optional
+            Bytes the solve may take (default: the memory available).
+
+        Returns
+        -------
+        GraphSolution
+            Whose positions are the game's; ``start`` is ``position``.
+
+        Raises
+        ------
+        TypeError
+            If a position is not hashable.
+        MemoryLimitError
+            If the solve would need more than ``max_memory``.
+
+        Examples
+        --------
+        >>> game = ImpartialGame(lambda n: [n - s for s in (1, 2) if s <= n])
+        >>> sol = game.solve(4)
+        >>> sol[4], sol.line()
+        (Evaluation(WIN, remoteness=3, move=3), [4, 3, 1, 0])
+        >>> game.solve(4, misere=True)[4].outcome
+        LOSS
+        """
+        from grundy.graph import GraphSolution
+
+        misere = check_bool(misere, "misere")
+        g = self._graph(position)
+        sol = g.solve(misere=misere, max_memory=max_memory)
+        return GraphSolution(g, sol.outcome, sol.remoteness, sol.move,
+                             start=g.positions[0])
+
+
+def _node(option: Hashable) -> Hashable:
     """Normal form of an option as a graph node: a one-part Sum is its part."""
     if isinstance(option, Sum) and len(option) == 1:
         return option.parts[0]

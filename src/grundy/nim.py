@@ -3,33 +3,46 @@
 A position is a sequence of piles: Python ints of any size, or a 1-d numpy
 integer array (one vectorised pass, for millions of piles).  Many positions
 at once: a 2-d numpy integer array holds **one position per row**, and every
-function then answers each row (arrays of answers, one per row).
+function then answers each row (arrays of answers, one per row).  A move is
+``(pile_index, new_size)``; where there is none the answer is ``NO_MOVE``
+(-1 in arrays).
 
+Examples
+--------
 >>> nim_sum([3, 4, 5])
 2
 >>> nim_outcome([1, 2, 3])
-<Outcome.LOSS: -1>
+LOSS
 >>> nim_moves([3, 4, 5])
 [(0, 1)]
->>> nim_move([1, 1, 1], misere=True) is None
-True
+>>> nim_move([1, 1, 1], misere=True)
+NO_MOVE
 >>> rows = np.array([[3, 4, 5], [1, 2, 3]])
 >>> nim_sum(rows).tolist(), nim_outcome(rows).tolist(), nim_move(rows).tolist()
 ([2, 0], [1, -1], [[0, 1], [-1, -1]])
 """
+from __future__ import annotations
+
 import functools
 import operator
-from collections.abc import Mapping, Set as AbstractSet
+from collections.abc import Iterable, Mapping, Set as AbstractSet
+from typing import Any, Union, overload
 
 import numpy as np
+import numpy.typing as npt
 
-from grundy._common import (INT64_MAX, LOSS, NO_MOVE, WIN, Outcome, check_bool, is_integer,
-                            shorten, shown_int)
+from grundy._common import (INT64_MAX, LOSS, NO_MOVE, WIN, Int64Array, NoMoveType, Outcome,
+                            check_bool, is_integer, shorten, shown_int)
+
+IntArray = npt.NDArray[np.integer[Any]]
+Piles = Union[Iterable[int], IntArray]
+"""A Nim position: an iterable of pile sizes, or a numpy integer array
+(2-d: one position per row)."""
 
 __all__ = ["nim_sum", "nim_outcome", "nim_moves", "nim_move"]
 
 
-def _piles(piles):
+def _piles(piles: Piles) -> IntArray | list[int]:
     """A validated numpy int array (1-d, or 2-d: one position per row), or
     a list of Python ints."""
     if isinstance(piles, np.ndarray):
@@ -63,7 +76,7 @@ def _piles(piles):
     return out
 
 
-def _xor(piles):
+def _xor(piles: Any) -> Any:
     """Xor of a validated position (Python int), or of each row (an array)."""
     if isinstance(piles, np.ndarray):
         if piles.ndim == 2:
@@ -73,9 +86,35 @@ def _xor(piles):
     return functools.reduce(operator.xor, piles, 0)
 
 
-def nim_sum(piles):
+@overload
+def nim_sum(piles: Iterable[int]) -> int: ...
+@overload
+def nim_sum(piles: IntArray) -> int | IntArray: ...
+
+
+def nim_sum(piles: Piles) -> int | IntArray:
     """Xor of all piles (0 for no piles); for a 2-d array, of each row.
 
+    Parameters
+    ----------
+    piles : iterable of int or numpy.ndarray
+        One position (Python ints of any size, or a 1-d integer array), or
+        a 2-d integer array with one position per row.
+
+    Returns
+    -------
+    int or numpy.ndarray
+        The xor; for a 2-d array, one per row (in the piles' dtype).
+
+    Raises
+    ------
+    TypeError
+        If a pile is not an integer.
+    ValueError
+        If a pile is negative, or the array has more than 2 dimensions.
+
+    Examples
+    --------
     >>> nim_sum([2 ** 100, 2 ** 100 + 1])
     1
     >>> nim_sum(np.array([1, 2, 4]))
@@ -86,7 +125,7 @@ def nim_sum(piles):
     return _xor(_piles(piles))
 
 
-def _outcome_rows(piles, misere):
+def _outcome_rows(piles: IntArray, misere: bool) -> npt.NDArray[np.int8]:
     """int8 outcome of each row of a 2-d pile array."""
     win = _xor(piles) != 0
     if misere:
@@ -96,16 +135,41 @@ def _outcome_rows(piles, misere):
     return np.where(win, np.int8(WIN), np.int8(LOSS)).astype(np.int8)
 
 
-def nim_outcome(piles, misere=False):
-    """WIN or LOSS for the player to move; for a 2-d array, an int8 array
-    with the outcome of each row.
+@overload
+def nim_outcome(piles: Iterable[int], *, misere: bool = False) -> Outcome: ...
+@overload
+def nim_outcome(piles: IntArray, *,
+                misere: bool = False) -> Outcome | npt.NDArray[np.int8]: ...
+
+
+def nim_outcome(piles: Piles, *, misere: bool = False) -> Outcome | npt.NDArray[np.int8]:
+    """WIN or LOSS for the player to move; for a 2-d array, of each row.
 
     Normal play: WIN iff the xor of the piles is non-zero.  Misère play
     (whoever takes the last stone loses): the same while some pile is larger
     than 1; when every pile is 0 or 1, WIN iff the number of 1-piles is even.
 
+    Parameters
+    ----------
+    piles : iterable of int or numpy.ndarray
+        As for :func:`nim_sum`.
+    misere : bool, default False
+        Misère play.
+
+    Returns
+    -------
+    Outcome or numpy.ndarray
+        For a 2-d array, an int8 array with the outcome of each row.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As for :func:`nim_sum`; TypeError if ``misere`` is not a bool.
+
+    Examples
+    --------
     >>> nim_outcome([1, 1, 1]), nim_outcome([1, 1, 1], misere=True)
-    (<Outcome.WIN: 1>, <Outcome.LOSS: -1>)
+    (WIN, LOSS)
     >>> nim_outcome(np.array([[1, 1, 1], [2, 2, 0]]), misere=True).tolist()
     [-1, -1]
     """
@@ -120,7 +184,7 @@ def nim_outcome(piles, misere=False):
     return WIN if _xor(piles) else LOSS
 
 
-def _winning_mask(piles, misere):
+def _winning_mask(piles: IntArray, misere: bool) -> tuple[npt.NDArray[np.bool_], IntArray]:
     """Boolean array [rows, piles]: the pile of each row that a winning move
     reduces, and the int array of the size it leaves (where the mask is set)."""
     s = _xor(piles)
@@ -145,12 +209,31 @@ def _winning_mask(piles, misere):
     return mask, target
 
 
-def nim_moves(piles, misere=False):
+def nim_moves(piles: Piles, *, misere: bool = False
+              ) -> list[tuple[int, int]] | list[list[tuple[int, int]]]:
     """Every winning move, as ``(pile_index, new_size)``, in pile order.
 
     A move leaves the opponent in a LOSS; there is at most one per pile.
-    Empty in a LOSS.  For a 2-d array: a list with the moves of each row.
 
+    Parameters
+    ----------
+    piles : iterable of int or numpy.ndarray
+        As for :func:`nim_sum`.
+    misere : bool, default False
+        Misère play.
+
+    Returns
+    -------
+    list of (int, int)
+        Empty in a LOSS.  For a 2-d array: a list with the moves of each row.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As for :func:`nim_outcome`.
+
+    Examples
+    --------
     >>> nim_moves([1, 2, 4])
     [(2, 3)]
     >>> nim_moves([3, 1], misere=True)
@@ -164,12 +247,12 @@ def nim_moves(piles, misere=False):
         rows = piles.reshape(1, -1) if piles.ndim == 1 else piles
         mask, target = _winning_mask(rows, misere)
         row, col = np.nonzero(mask)
-        out = [[] for _ in range(rows.shape[0])]
+        out: list[list[tuple[int, int]]] = [[] for _ in range(rows.shape[0])]
         for r, i, k in zip(row.tolist(), col.tolist(), target[row, col].tolist()):
             out[r].append((i, k))
         return out[0] if piles.ndim == 1 else out
     s = _xor(piles)
-    moves = []
+    moves: list[tuple[int, int]] = []
     big = sum(1 for x in piles if x > 1)
     ones = sum(1 for x in piles if x == 1)
     for i, x in enumerate(piles):
@@ -184,15 +267,43 @@ def nim_moves(piles, misere=False):
     return moves
 
 
-def nim_move(piles, misere=False):
-    """One winning move ``(pile_index, new_size)``, or None in a LOSS.
+@overload
+def nim_move(piles: Iterable[int], *, misere: bool = False) -> tuple[int, int] | NoMoveType: ...
+@overload
+def nim_move(piles: IntArray, *,
+             misere: bool = False) -> tuple[int, int] | NoMoveType | Int64Array: ...
 
-    (In misère play the empty position is a WIN with no move: None too.)
-    For a 2-d array: an int64 array ``[rows, 2]`` with the first winning
-    move of each row, ``[-1, -1]`` (``NO_MOVE``) where there is none.
 
-    >>> nim_move([3, 4, 5])
-    (0, 1)
+def nim_move(piles: Piles, *,
+             misere: bool = False) -> tuple[int, int] | NoMoveType | Int64Array:
+    """One winning move ``(pile_index, new_size)``, or NO_MOVE in a LOSS.
+
+    In misère play the empty position is a WIN with no move: NO_MOVE too.
+
+    Parameters
+    ----------
+    piles : iterable of int or numpy.ndarray
+        As for :func:`nim_sum`.
+    misere : bool, default False
+        Misère play.
+
+    Returns
+    -------
+    tuple of (int, int), NO_MOVE or numpy.ndarray
+        The first winning move in pile order.  For a 2-d array: an int64
+        array ``[rows, 2]`` with the move of each row, ``[-1, -1]`` where
+        there is none.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As for :func:`nim_outcome`; ValueError for a 2-d array with a pile
+        of 2^63 or more (use :func:`nim_moves`).
+
+    Examples
+    --------
+    >>> nim_move([3, 4, 5]), nim_move([1, 2, 3])
+    ((0, 1), NO_MOVE)
     >>> nim_move(np.array([[3, 4, 5], [1, 2, 3]])).tolist()
     [[0, 1], [-1, -1]]
     """
@@ -210,5 +321,5 @@ def nim_move(piles, misere=False):
             out[rows, 0] = first
             out[rows, 1] = target[rows, first].astype(np.int64)
         return out
-    moves = nim_moves(piles, misere)
-    return moves[0] if moves else None
+    moves = nim_moves(piles, misere=misere)
+    return moves[0] if moves else NO_MOVE  # type: ignore[return-value]

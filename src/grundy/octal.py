@@ -1,6 +1,11 @@
 """Take-and-break games: octal and hexadecimal codes, Grundy's game,
 subtraction games; their nim-sequences, and periodicity proved.
 
+``value(n)`` is the Grundy value G(n) of one heap, ``values(n)`` the
+sequence G(0..n) (int64, whatever the values).
+
+Examples
+--------
 >>> dawson = OctalGame("0.137")          # Dawson's chess (crosses-crosses)
 >>> dawson.values(15).tolist()
 [0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5]
@@ -9,36 +14,82 @@ Periodicity(preperiod=52, period=34, proved_at=174)
 >>> dawson.value(10 ** 100), dawson.value(10 ** 100 + 1)
 (0, 3)
 """
+from __future__ import annotations
+
 import re
 import threading
 import time
-from collections import namedtuple
+from collections.abc import Callable, Iterable
+from typing import NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 
-from grundy._common import (check_bool, check_count, check_int, check_memory,
+from grundy._common import (Int64Array, check_bool, check_count, check_int, check_memory,
                             readonly, shorten, shown_int)
 from grundy._core import octal as _octal
 
 __all__ = ["OctalGame", "HexGame", "GrundysGame", "SubtractionGame", "TakeAndBreakGame",
-           "Periodicity", "RareCommon", "crosses_crosses"]
+           "Periodicity", "RareCommon"]
 
-Periodicity = namedtuple("Periodicity", "preperiod period proved_at")
-Periodicity.__doc__ = """G(n + period) = G(n) for every n >= preperiod, proved by the
-periodicity theorem from the values G(0..proved_at)."""
+Progress = Callable[[int, int], object]
 
-RareCommon = namedtuple("RareCommon", "mask n rare_count rare_positions last_rare "
-                                      "rare_values max_value max_at")
-RareCommon.__doc__ = """Rare/common split of G(0..n) for a mask: a value v is rare when
-popcount(v & mask) is even.  rare_positions lists the n with G(n) rare;
-last_rare is the largest (or -1); rare_values the distinct rare values seen;
-max_value the largest G, first reached at max_at."""
+
+class Periodicity(NamedTuple):
+    """G(n + period) = G(n) for every n >= preperiod, proved by the
+    periodicity theorem from the values G(0..proved_at).
+
+    Examples
+    --------
+    >>> SubtractionGame({1, 2}).periodicity()
+    Periodicity(preperiod=0, period=3, proved_at=4)
+    """
+
+    preperiod: int
+    period: int
+    proved_at: int
+
+
+class RareCommon(NamedTuple):
+    """Rare/common split of G(0..n) for a mask.
+
+    A value v is rare when popcount(v & mask) is even.
+
+    Attributes
+    ----------
+    mask, n : int
+        The mask and the last heap size looked at.
+    rare_count : int
+        How many G(k), k <= n, are rare.
+    rare_positions : numpy.ndarray
+        int64: the k with G(k) rare.
+    last_rare : int
+        The largest of them, or -1.
+    rare_values : tuple of int
+        The distinct rare values seen.
+    max_value, max_at : int
+        The largest G(k), first reached at ``max_at``.
+
+    Examples
+    --------
+    >>> GrundysGame().rare_common(0xFFFFFFFE, n=100).last_rare
+    93
+    """
+
+    mask: int
+    n: int
+    rare_count: int
+    rare_positions: Int64Array
+    last_rare: int
+    rare_values: tuple[int, ...]
+    max_value: int
+    max_at: int
 
 DEFAULT_PERIOD_SEARCH = 1 << 16
 _AUTO_MASK_SAMPLE = 1 << 13
 
 
-def _rule_array(rule, name, minimum):
+def _rule_array(rule: Iterable[int], name: str, minimum: int) -> Int64Array:
     """A move rule (the numbers k of tokens taken) as a sorted int64 array."""
     if isinstance(rule, (str, bytes)) or not hasattr(rule, "__iter__"):
         raise TypeError(f"{name} must be a collection of integers, got {shorten(rule)}")
@@ -48,7 +99,7 @@ def _rule_array(rule, name, minimum):
     return np.array(sorted(ks), dtype=np.int64)
 
 
-def _rare(values, mask):
+def _rare(values: npt.ArrayLike, mask: int) -> npt.NDArray[np.bool_]:
     """Boolean array: popcount(v & mask) is even (xor-folded parity, any numpy)."""
     x = np.asarray(values, dtype=np.uint32) & np.uint32(mask)
     for shift in (16, 8, 4, 2, 1):
@@ -59,14 +110,35 @@ def _rare(values, mask):
 class TakeAndBreakGame:
     """A heap game given by take-and-break rules (the common base class).
 
-    Rules are lists of k: ``take0`` (take the whole heap of exactly k),
-    ``take1`` (take k, leave one non-empty heap), ``take2`` (take k, leave
-    two non-empty heaps), ``take3`` (take k, leave three); ``unequal``: the
-    two heaps of a split must differ.  Values are cached: asking for more
-    extends what is known.
+    Values are cached: asking for more extends what is known.  The game may
+    be shared by threads (its cache is locked).
+
+    Parameters
+    ----------
+    name : str
+        A name for the game (its code).
+    take0, take1, take2, take3 : iterable of int
+        The numbers k of tokens a move may take: ``take0`` the whole heap of
+        exactly k (k >= 1), ``take1`` leaving one non-empty heap (k >= 1),
+        ``take2`` leaving two non-empty heaps, ``take3`` leaving three.
+    unequal : bool, default False
+        The two heaps of a split must differ.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For a rule that is not a collection of integers in range.
+
+    Examples
+    --------
+    >>> kayles = TakeAndBreakGame("kayles", take0=[1, 2], take1=[1, 2], take2=[1, 2])
+    >>> kayles.values(8).tolist()
+    [0, 1, 2, 3, 1, 4, 3, 2, 1]
     """
 
-    def __init__(self, name, take0=(), take1=(), take2=(), take3=(), unequal=False):
+    def __init__(self, name: str, *, take0: Iterable[int] = (), take1: Iterable[int] = (),
+                 take2: Iterable[int] = (), take3: Iterable[int] = (),
+                 unequal: bool = False) -> None:
         self.name = name
         # take0/take1 move to a smaller heap only if they take at least one
         # token; take2/take3 may take none (d0 = 4 or 8: split only).
@@ -77,45 +149,87 @@ class TakeAndBreakGame:
         self._lock = threading.RLock()
         self._G = np.zeros(1024, dtype=np.uint32)
         self._n = 0                       # G[0:_n] is known
-        self._mask = None
-        self._period = None               # a proved Periodicity, once found
+        self._mask: int | None = None
+        self._period: Periodicity | None = None   # a proved Periodicity, once found
         self._searched_to = -1            # no period is provable from G[0:_searched_to]
 
     # -- the rules ------------------------------------------------------------
 
     @property
-    def max_take(self):
-        """t: the largest number of tokens a move removes."""
+    def max_take(self) -> int:
+        """t: the largest number of tokens a move removes.
+
+        Examples
+        --------
+        >>> OctalGame("0.137").max_take
+        3
+        """
         return max((int(r.max()) for r in self._rules if len(r)), default=0)
 
     @property
-    def max_heaps(self):
-        """The most heaps a move can leave (1 for subtraction games)."""
+    def max_heaps(self) -> int:
+        """The most heaps a move can leave (1 for subtraction games).
+
+        Examples
+        --------
+        >>> OctalGame("0.137").max_heaps, SubtractionGame({1, 2}).max_heaps
+        (2, 1)
+        """
         return 3 if len(self._rules[3]) else 2 if len(self._rules[2]) else 1
 
     @property
-    def splits(self):
-        """True if some move splits a heap (the sparse kernel applies)."""
+    def splits(self) -> bool:
+        """True if some move splits a heap into two (the sparse kernel applies).
+
+        Examples
+        --------
+        >>> GrundysGame().splits, SubtractionGame({1, 2}).splits
+        (True, False)
+        """
         return len(self._rules[2]) > 0 and len(self._rules[3]) == 0
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"
 
     # -- values -----------------------------------------------------------------
 
-    def values(self, n, *, kernel="auto", mask=None, progress=None, max_memory=None):
-        """The nim-values G(0..n) as an array (uint16, or uint32 if needed).
+    def values(self, n: int, *, kernel: str = "auto", mask: int | None = None,
+               progress: Progress | None = None, max_memory: int | None = None) -> Int64Array:
+        """The nim-values G(0..n).
 
-        ``kernel``: "auto" (the sparse-space kernel for splitting games, with
-        an automatically chosen mask unless ``mask`` is given), "sparse" or
-        "plain"; all give identical values.  Without a ``mask`` the first
-        2^13 values come from the plain scan, and the mask is chosen from them.  ``progress(done, total)`` is
-        called between chunks of a long run.  Ctrl-C stops the run with
-        KeyboardInterrupt and keeps every value computed before it.
-        ``max_memory`` (bytes; default: the memory available): a longer
-        sequence is refused with :class:`grundy.MemoryLimitError` first.
-        The game may be shared by threads (its cache is locked).
+        Ctrl-C stops the run with KeyboardInterrupt and keeps every value
+        computed before it.
 
+        Parameters
+        ----------
+        n : int
+            The last heap size.
+        kernel : {"auto", "sparse", "plain"}
+            "auto": the sparse-space kernel for splitting games, with an
+            automatically chosen mask unless ``mask`` is given (the first
+            2^13 values come from the plain scan, and the mask from them).
+            All kernels give identical values.
+        mask : int, optional
+            The rare/common mask of the sparse kernel (1..2^32-1).
+        progress : callable, optional
+            ``progress(done, total)``, called between chunks of a long run.
+        max_memory : int, optional
+            Bytes the values may take (default: the memory available).
+
+        Returns
+        -------
+        numpy.ndarray
+            int64, read-only, n + 1 values.
+
+        Raises
+        ------
+        TypeError, ValueError
+            For a bad argument.
+        MemoryLimitError
+            If the values would need more than ``max_memory``.
+
+        Examples
+        --------
         >>> SubtractionGame({2, 3, 7}).values(9).tolist()
         [0, 0, 1, 1, 2, 0, 0, 1, 1, 2]
         """
@@ -131,12 +245,11 @@ class TakeAndBreakGame:
             raise ValueError(f"the sparse kernel needs a game that splits heaps into two; "
                              f"{shorten(self)} does not")
         with self._lock:
-            self._extend(n + 1, kernel, mask, progress, max_memory, extra_bytes=4 * (n + 1))
-            G = self._G[:n + 1]
-            return readonly(G.astype(np.uint16) if int(G.max(initial=0)) < 1 << 16
-                            else G.copy())
+            self._extend(n + 1, kernel, mask, progress, max_memory, extra_bytes=8 * (n + 1))
+            return readonly(self._G[:n + 1].astype(np.int64))
 
-    def _extend(self, stop, kernel, mask, progress, max_memory=None, extra_bytes=0):
+    def _extend(self, stop: int, kernel: str, mask: int | None, progress: Progress | None,
+                max_memory: int | None = None, extra_bytes: int = 0) -> None:
         if stop <= self._n:
             return
         if len(self._G) < stop:
@@ -180,7 +293,7 @@ class TakeAndBreakGame:
             if progress is not None:
                 progress(self._n, total)
 
-    def _auto_mask(self):
+    def _auto_mask(self) -> int | None:
         """A mask under which few of the known values are rare, or None if
         no mask makes them sparse.  Chosen once, from G(0.._AUTO_MASK_SAMPLE)."""
         if self._mask is None:
@@ -200,10 +313,32 @@ class TakeAndBreakGame:
             self._mask = (best | high) if best and best_rare * 4 <= len(G) else 0
         return self._mask or None
 
-    def value(self, n, *, max_memory=None):
-        """G(n) for any n >= 0: from the proved period once one is known
-        (a period search up to 2^16 is tried before computing far values).
+    def value(self, n: int, *, max_memory: int | None = None) -> int:
+        """G(n) for any n >= 0.
 
+        From the proved period once one is known (a period search up to
+        2^16 is tried before computing far values).
+
+        Parameters
+        ----------
+        n : int
+            The heap size, of any size once a period is proved.
+        max_memory : int, optional
+            Bytes the values may take (default: the memory available).
+
+        Returns
+        -------
+        int
+
+        Raises
+        ------
+        TypeError, ValueError
+            If ``n`` is not an integer >= 0.
+        MemoryLimitError
+            If the values up to n would need more than ``max_memory``.
+
+        Examples
+        --------
         >>> GrundysGame().value(20)
         0
         """
@@ -221,8 +356,8 @@ class TakeAndBreakGame:
 
     # -- periodicity ------------------------------------------------------------
 
-    def periodicity(self, n_max=None):
-        """The period proved from G(0..n_max) (default 2^16), or None.
+    def periodicity(self, n_max: int | None = None) -> Periodicity | None:
+        """The period proved from G(0..n_max), or None.
 
         A period p with preperiod e is proved by the periodicity theorem
         (Guy-Smith): if G(n + p) = G(n) for e <= n < 2e + p + t (t the
@@ -232,6 +367,22 @@ class TakeAndBreakGame:
         Values are computed in doubling steps up to n_max, so a short
         period is found early.
 
+        Parameters
+        ----------
+        n_max : int, optional
+            The most values to compute (default 2^16).
+
+        Returns
+        -------
+        Periodicity or None
+
+        Raises
+        ------
+        TypeError, ValueError
+            If ``n_max`` is not an integer >= 0.
+
+        Examples
+        --------
         >>> SubtractionGame({2, 3, 7}).periodicity()
         Periodicity(preperiod=0, period=5, proved_at=11)
         >>> OctalGame("0.6").periodicity(4096) is None       # Officers: no period known
@@ -240,7 +391,7 @@ class TakeAndBreakGame:
         with self._lock:
             return self._periodicity(n_max)
 
-    def _periodicity(self, n_max):
+    def _periodicity(self, n_max: int | None) -> Periodicity | None:
         if self._period is not None:
             return self._period
         n_max = DEFAULT_PERIOD_SEARCH if n_max is None else check_count(n_max, "n_max")
@@ -262,10 +413,28 @@ class TakeAndBreakGame:
 
     # -- statistics ---------------------------------------------------------------
 
-    def rare_common(self, mask, n=None):
-        """Rare/common statistics of G(0..n) (default: the values known).
+    def rare_common(self, mask: int, *, n: int | None = None) -> RareCommon:
+        """Rare/common statistics of G(0..n).
 
-        >>> rc = GrundysGame().rare_common(0xFFFFFFFE, 1000)
+        Parameters
+        ----------
+        mask : int
+            1..2^32-1: a value v is rare when popcount(v & mask) is even.
+        n : int, optional
+            The last heap size (default: the values known).
+
+        Returns
+        -------
+        RareCommon
+
+        Raises
+        ------
+        TypeError, ValueError
+            For a bad mask or n.
+
+        Examples
+        --------
+        >>> rc = GrundysGame().rare_common(0xFFFFFFFE, n=1000)
         >>> rc.rare_count, rc.rare_values
         (..., (0, 1, ...))
         """
@@ -278,7 +447,7 @@ class TakeAndBreakGame:
         rare = _rare(G, mask)
         positions = np.flatnonzero(rare)
         return RareCommon(mask=mask, n=len(G) - 1, rare_count=len(positions),
-                          rare_positions=readonly(positions),
+                          rare_positions=readonly(positions.astype(np.int64)),
                           last_rare=int(positions[-1]) if len(positions) else -1,
                           rare_values=tuple(int(v) for v in np.unique(G[rare])),
                           max_value=int(G.max()), max_at=int(G.argmax()))
@@ -287,7 +456,7 @@ class TakeAndBreakGame:
 _OCTAL_RE = re.compile(r"^([0-9A-Fa-f]?)\.([0-9A-Fa-f]+)$")
 
 
-def _parse_code(code, base):
+def _parse_code(code: str, base: int) -> tuple[list[int], list[int], list[int], list[int]]:
     """(take0, take1, take2, take3) from a code "d0.d1d2..." in base 8 or 16."""
     kind = "octal" if base == 8 else "hexadecimal"
     if not isinstance(code, str):
@@ -309,7 +478,7 @@ def _parse_code(code, base):
                          f"(split without taking), got {d0!r}")
     while len(digits) > 1 and digits[-1] == 0:
         digits.pop()
-    rules = ([], [], [], [])
+    rules: tuple[list[int], list[int], list[int], list[int]] = ([], [], [], [])
     for k, d in enumerate(digits):
         for bit, rule in ((1, 0), (2, 1), (4, 2), (8, 3)):
             if d & bit and not (k == 0 and bit in (1, 2)):
@@ -318,74 +487,114 @@ def _parse_code(code, base):
 
 
 class OctalGame(TakeAndBreakGame):
-    """An octal game "d0.d1d2...": digit d_k says how k tokens may be taken
-    (bit 1: the whole heap of exactly k; bit 2: leaving one heap; bit 4:
-    leaving two heaps); d0 is 0 or 4 (4: split a heap in two).
+    """An octal game "d0.d1d2...": digit d_k says how k tokens may be taken.
 
+    Bit 1: the whole heap of exactly k; bit 2: leaving one heap; bit 4:
+    leaving two heaps; d0 is 0 or 4 (4: split a heap in two).
+
+    Parameters
+    ----------
+    code : str
+        Such as ``"0.137"`` (Dawson's chess) or ``"4.7"``.
+
+    Raises
+    ------
+    TypeError
+        If ``code`` is not a string.
+    ValueError
+        If it is not an octal code.
+
+    Examples
+    --------
     >>> OctalGame("0.77").values(11).tolist()         # Kayles
     [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]
     """
 
-    def __init__(self, code):
-        super().__init__(code, *_parse_code(code, 8))
+    def __init__(self, code: str) -> None:
+        take0, take1, take2, take3 = _parse_code(code, 8)
+        super().__init__(code, take0=take0, take1=take1, take2=take2, take3=take3)
 
 
 class HexGame(TakeAndBreakGame):
     """A hexadecimal game: as octal, with digits up to F (bit 8: leave three heaps).
 
+    Parameters
+    ----------
+    code : str
+        Such as ``"0.3F"``.
+
+    Raises
+    ------
+    TypeError
+        If ``code`` is not a string.
+    ValueError
+        If it is not a hexadecimal code.
+
+    Examples
+    --------
     >>> HexGame("0.3F").values(8).tolist()
     [0, 1, 2, 0, 1, 2, 3, 4, 5]
     """
 
-    def __init__(self, code):
-        super().__init__(code, *_parse_code(code, 16))
+    def __init__(self, code: str) -> None:
+        take0, take1, take2, take3 = _parse_code(code, 16)
+        super().__init__(code, take0=take0, take1=take1, take2=take2, take3=take3)
 
 
 class GrundysGame(TakeAndBreakGame):
     """Grundy's game: split a heap into two unequal non-empty heaps.
 
+    Examples
+    --------
     >>> GrundysGame().values(12).tolist()
     [0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1]
     """
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__("grundy", take2=[0], unequal=True)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "GrundysGame()"
 
 
 class SubtractionGame(TakeAndBreakGame):
     """Take s tokens from a heap, for s in a finite set S of positive integers.
 
+    Parameters
+    ----------
+    subtraction_set : iterable of int
+        The numbers of tokens a move may take (each >= 1).
+
+    Attributes
+    ----------
+    subtraction_set : frozenset of int
+
+    Raises
+    ------
+    TypeError, ValueError
+        For a member that is not an integer >= 1.
+
+    Examples
+    --------
     >>> SubtractionGame({1, 3, 4}).values(7).tolist()
     [0, 1, 0, 1, 2, 3, 2, 0]
     """
 
-    def __init__(self, subtraction_set):
+    def __init__(self, subtraction_set: Iterable[int]) -> None:
         if isinstance(subtraction_set, (str, bytes)) or not hasattr(subtraction_set, "__iter__"):
             raise TypeError(f"the subtraction set must be a set of integers, "
                             f"got {shorten(subtraction_set)}")
-        s = set()
+        s: set[int] = set()
         for x in subtraction_set:
             s.add(check_count(x, "a subtraction set member", minimum=1))
         self.subtraction_set = frozenset(s)
         super().__init__("sub:" + ",".join(map(str, sorted(s))), take0=s, take1=s)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"SubtractionGame({set(sorted(self.subtraction_set))})"
 
 
-def crosses_crosses(n):
-    """Values 0..n of crosses-crosses on a 1 x n strip (= Dawson's chess, 0.137).
-
-    >>> crosses_crosses(7).tolist()
-    [0, 1, 1, 2, 0, 3, 1, 1]
-    """
-    return OctalGame("0.137").values(n)
-
-
-def parse_game(spec):
+def parse_game(spec: str) -> TakeAndBreakGame:
     """A game from its command-line name: an octal code, 'hex:CODE',
     'grundy' or 'sub:1,3,4'."""
     if not isinstance(spec, str):

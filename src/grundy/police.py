@@ -1,11 +1,15 @@
-"""Police and thief on a board: parsing, solving every state, rendering.
+"""Police and thief on a board: parsing, solving every position, rendering.
 
 The board has free cells ``.``, blocked cells ``*``, the police start ``P``,
 the thief start ``T`` and exits ``E``.  The police steps to one of the 8
 neighbouring free cells, the thief to one of the 4 orthogonal ones; either
 may pass instead.  The police moves first.  The police wins by standing on
 the thief's cell, the thief by standing on an exit (without the police).
+The solution speaks the protocol of every solved game
+(:mod:`grundy.solution`); its positions are :class:`PolicePosition` tuples.
 
+Examples
+--------
 >>> board = PoliceThief.parse('''3 4
 ... P..E
 ... .**.
@@ -13,46 +17,87 @@ the thief's cell, the thief by standing on an exit (without the police).
 >>> sol = board.solve()
 >>> sol.result
 'The thief escapes'
->>> sol.outcome((0, 0), (2, 3)), sol.remoteness((0, 0), (2, 3))
-(<Outcome.LOSS: -1>, 4)
->>> sol.best_move((0, 0), (2, 3), police_to_move=False)     # the thief heads up
+>>> sol[(0, 0), (2, 3), True]
+Evaluation(LOSS, remoteness=4, move=PolicePosition(police=(0, 1), thief=(2, 3), police_to_move=False))
+>>> sol.best_move(((0, 0), (2, 3), False)).thief     # the thief heads up
 (1, 3)
 """
+from __future__ import annotations
+
 import re
-from collections import namedtuple
+from collections.abc import Iterable, Sequence
+from typing import Any, NamedTuple, Union
 
 import numpy as np
+import numpy.typing as npt
 
-from grundy._common import (DRAW, INT64_MAX, LOSS, WIN, Outcome, check_bool, check_memory,
-                            is_integer, queue_limit_error, readonly, shorten)
+from grundy._common import (DRAW, INT64_MAX, LOSS, WIN, Int64Array, check_bool, check_count,
+                            check_memory, is_integer, queue_limit_error, readonly, shorten)
 from grundy._core import police as _police
 from grundy._core import retrograde as _retro
+from grundy.solution import Solution
 
-__all__ = ["PoliceThief", "PoliceThiefSolution", "BoardError", "State"]
+__all__ = ["PoliceThief", "PoliceThiefSolution", "PolicePosition", "BoardError"]
 
-KING = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
-ROOK = ((-1, 0), (0, -1), (0, 1), (1, 0))
+Cell = tuple[int, int]
+"""A cell of the board: (row, col), 0-based."""
+Steps = tuple[tuple[int, int], ...]
+MoveSet = Union[str, Iterable[Sequence[int]]]
+
+KING: Steps = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
+ROOK: Steps = ((-1, 0), (0, -1), (0, 1), (1, 0))
 MOVE_SETS = {"king": KING, "rook": ROOK}
 
-State = namedtuple("State", "police thief police_to_move")
-State.__doc__ = "A position: police cell, thief cell (both (row, col)), whose turn."
+
+class PolicePosition(NamedTuple):
+    """A position of police and thief: both cells and whose turn it is.
+
+    Attributes
+    ----------
+    police, thief : tuple of int
+        The cells, as (row, col).
+    police_to_move : bool
+        True when the police moves next.
+
+    Examples
+    --------
+    >>> PolicePosition((0, 0), (2, 3), True)
+    PolicePosition(police=(0, 0), thief=(2, 3), police_to_move=True)
+    """
+
+    police: Cell
+    thief: Cell
+    police_to_move: bool
 
 
-def _as_cell(cell):
+def _as_cell(cell: object) -> Cell:
     """``cell`` as a (row, col) tuple of Python ints, or a TypeError."""
     if isinstance(cell, (str, bytes)) or not hasattr(cell, "__len__") or len(cell) != 2:
         raise TypeError(f"a cell is a (row, col) pair of integers, got {shorten(cell)}")
-    r, c = cell
+    r, c = cell  # type: ignore[misc]
     if not (is_integer(r) and is_integer(c)):
         raise TypeError(f"a cell is a (row, col) pair of integers, got {shorten(cell)}")
     return (int(r), int(c))
 
 
 class BoardError(ValueError):
-    """A malformed police-and-thief board.  ``row`` and ``col`` (0-based)
-    locate the problem where there is one, else they are None."""
+    """A malformed police-and-thief board, or a cell that is not on it.
 
-    def __init__(self, message, row=None, col=None):
+    Attributes
+    ----------
+    row, col : int or None
+        Where the problem is (0-based), when there is one place.
+
+    Examples
+    --------
+    >>> try:
+    ...     PoliceThief.parse("1 2\\nPX")
+    ... except BoardError as exc:
+    ...     print(exc, exc.row, exc.col)
+    row 0, column 1: unknown cell 'X' (expected one of . * P T E) 0 1
+    """
+
+    def __init__(self, message: str, row: int | None = None, col: int | None = None) -> None:
         super().__init__(message)
         self.row = row
         self.col = col
@@ -63,7 +108,7 @@ class BoardError(ValueError):
 _MAX_STEP = 2 ** 31
 
 
-def _move_set(moves, who):
+def _move_set(moves: MoveSet, who: str) -> Steps:
     if isinstance(moves, str):
         try:
             return MOVE_SETS[moves]
@@ -97,21 +142,59 @@ def _move_set(moves, who):
 class PoliceThief:
     """A police-and-thief board and its rules.
 
-    ``rows``: the board as a list of row strings (``.`` free, ``*``
-    blocked, ``P``, ``T``, ``E``); use :meth:`parse` for text.
-    ``police_moves`` / ``thief_moves``: ``"king"`` (8 neighbours),
-    ``"rook"`` (4 orthogonal neighbours) or a list of ``(dr, dc)`` steps;
-    defaults king for the police, rook for the thief.  ``passing``: either
-    side may stay put instead of moving (default True).  Cells are (row, col),
-    0-based.  A board may have any number of exits, none included (then the
-    thief wins only if the police gets stuck: a player with no move loses,
-    which can happen with ``passing=False``).
+    Cells are (row, col), 0-based.  A board may have any number of exits,
+    none included (then the thief wins only if the police gets stuck: a
+    player with no move loses, which can happen with ``passing=False``).
 
-    ``exits`` is an (E, 2) int64 array of the exit cells; ``cells`` the
-    (F, 2) array of the free cells, in cell-index order.
+    Parameters
+    ----------
+    rows : sequence of str
+        The board, one string per row: ``.`` free, ``*`` blocked, ``P``,
+        ``T``, ``E``.  Use :meth:`parse` for text with its ``n m`` line.
+    police_moves, thief_moves : str or sequence of (int, int)
+        ``"king"`` (8 neighbours), ``"rook"`` (4 orthogonal neighbours) or a
+        list of ``(dr, dc)`` steps; by default king for the police, rook
+        for the thief.
+    passing : bool, default True
+        Either side may stay put instead of moving.
+
+    Attributes
+    ----------
+    rows : tuple of str
+        The board.
+    n_rows, n_cols : int
+        Its size.
+    police, thief : tuple of int
+        The start cells.
+    exits : numpy.ndarray
+        (E, 2) int64: the exit cells.
+    cells : numpy.ndarray
+        (F, 2) int64: the free cells, in cell-index order.
+    police_moves, thief_moves : tuple of (int, int)
+        The steps.
+    passing : bool
+        Whether a side may pass.
+
+    Raises
+    ------
+    TypeError
+        If ``rows`` is not a list of strings, or a rule has the wrong type.
+    BoardError
+        If the board is malformed (quoting the row and column).
+    ValueError
+        If a rule has a bad value.
+
+    Examples
+    --------
+    >>> board = PoliceThief(["P.", ".T"], thief_moves="king", passing=False)
+    >>> board
+    PoliceThief(2x2, cells=4, police=(0, 0), thief=(1, 1), exits=0)
+    >>> board.solve().result
+    'Police catches the thief'
     """
 
-    def __init__(self, rows, *, police_moves="king", thief_moves="rook", passing=True):
+    def __init__(self, rows: Iterable[str], *, police_moves: MoveSet = "king",
+                 thief_moves: MoveSet = "rook", passing: bool = True) -> None:
         if isinstance(rows, (str, bytes)):
             raise TypeError(f"rows must be a list of row strings, got the string "
                             f"{shorten(rows)}; use PoliceThief.parse(text) for a whole board")
@@ -148,7 +231,7 @@ class PoliceThief:
             r, c = divmod(k, width)
             raise BoardError(f"row {r}, column {c}: unknown cell {text[k]!r} "
                              f"(expected one of . * P T E)", row=r, col=c)
-        found = {}
+        found: dict[str, Cell] = {}
         for name in "PT":
             where = np.argwhere(grid == ord(name))
             if len(where) == 0:
@@ -157,7 +240,7 @@ class PoliceThief:
                 (r0, c0), (r, c) = where[0].tolist(), where[1].tolist()
                 raise BoardError(f"a second {name} at row {r}, column {c} (the first is at "
                                  f"row {r0}, column {c0})", row=r, col=c)
-            found[name] = tuple(where[0].tolist())
+            found[name] = (int(where[0][0]), int(where[0][1]))
         self.rows = tuple(rows)
         self.n_rows, self.n_cols = len(rows), width
         self.police, self.thief = found["P"], found["T"]
@@ -171,17 +254,40 @@ class PoliceThief:
         readonly(self._grid)
         self._exit_mask = readonly((grid[free] == ord("E")).astype(np.uint8))
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, ...]:
         # Rebuilt from the rows and rules: the arrays come back read-only.
         return (_restore_board, (type(self), self.rows, self.police_moves, self.thief_moves,
                                  self.passing))
 
     @classmethod
-    def parse(cls, text, **rules):
+    def parse(cls, text: str | bytes | bytearray, *, police_moves: MoveSet = "king",
+              thief_moves: MoveSet = "rook", passing: bool = True) -> PoliceThief:
         """A board from text: a line ``n m``, then n rows of m characters.
 
-        Rules (``police_moves``, ``thief_moves``, ``passing``) as in the class.
         Lines end at ``\\n`` (a ``\\r`` before it is dropped).
+
+        Parameters
+        ----------
+        text : str or bytes
+            The board (bytes are read as UTF-8).
+        police_moves, thief_moves, passing
+            The rules, as in the class.
+
+        Returns
+        -------
+        PoliceThief
+
+        Raises
+        ------
+        TypeError
+            If ``text`` is not text.
+        BoardError
+            If the board is malformed (quoting the line).
+
+        Examples
+        --------
+        >>> PoliceThief.parse("2 3\\nP.E\\n..T\\n").exits
+        array([[0, 2]])
         """
         if isinstance(text, (bytes, bytearray)):
             try:
@@ -215,27 +321,56 @@ class PoliceThief:
             if len(row) != m:
                 raise BoardError(f"row {r} (line {first + 2 + r}) has {len(row)} cells, "
                                  f"expected {m}: {shorten(row)}", row=r)
-        return cls(rows, **rules)
-
-    @classmethod
-    def from_rows(cls, rows, **rules):
-        """A board from a list of row strings."""
-        return cls(rows, **rules)
+        return cls(rows, police_moves=police_moves, thief_moves=thief_moves, passing=passing)
 
     # -- geometry -----------------------------------------------------------
 
     @property
-    def n_cells(self):
-        """Number of free cells (everything but ``*``)."""
+    def n_cells(self) -> int:
+        """Number of free cells (everything but ``*``).
+
+        Examples
+        --------
+        >>> PoliceThief(["P*T"]).n_cells
+        2
+        """
         return len(self.cells)
 
     @property
-    def n_states(self):
-        """2 * n_cells^2: (police cell, thief cell, whose turn)."""
+    def n_positions(self) -> int:
+        """2 * n_cells^2: (police cell, thief cell, whose turn).
+
+        Examples
+        --------
+        >>> PoliceThief(["P*T"]).n_positions
+        8
+        """
         return 2 * self.n_cells ** 2
 
-    def cell_index(self, cell):
-        """Index (0..n_cells-1) of a free cell given as (row, col)."""
+    def cell_index(self, cell: Cell) -> int:
+        """Index (0..n_cells-1) of a free cell.
+
+        Parameters
+        ----------
+        cell : tuple of int
+            (row, col).
+
+        Returns
+        -------
+        int
+
+        Raises
+        ------
+        TypeError
+            If ``cell`` is not a pair of integers.
+        BoardError
+            If it is off the board or blocked.
+
+        Examples
+        --------
+        >>> PoliceThief(["P*T"]).cell_index((0, 2))
+        1
+        """
         r, c = _as_cell(cell)
         if not (0 <= r < self.n_rows and 0 <= c < self.n_cols):
             raise BoardError(f"cell {(r, c)} is off the {self.n_rows} x {self.n_cols} board",
@@ -245,13 +380,58 @@ class PoliceThief:
             raise BoardError(f"cell {(r, c)} is blocked", row=r, col=c)
         return i
 
-    def is_exit(self, cell):
-        """True if ``cell`` (a free cell) is an exit."""
+    def is_exit(self, cell: Cell) -> bool:
+        """True if ``cell`` (a free cell) is an exit.
+
+        Parameters
+        ----------
+        cell : tuple of int
+            (row, col).
+
+        Returns
+        -------
+        bool
+
+        Raises
+        ------
+        TypeError, BoardError
+            As for :meth:`cell_index`.
+
+        Examples
+        --------
+        >>> PoliceThief(["PTE"]).is_exit((0, 2))
+        True
+        """
         return bool(self._exit_mask[self.cell_index(cell)])
 
-    def steps(self, cell, who):
-        """Cells one step of ``who`` ("police" or "thief") leads to from cell
-        (passes not included), in move-set order."""
+    def steps(self, cell: Cell, who: str) -> list[Cell]:
+        """Cells one step of ``who`` leads to from ``cell``, in move-set order.
+
+        Passes are not included.
+
+        Parameters
+        ----------
+        cell : tuple of int
+            (row, col), a free cell.
+        who : {"police", "thief"}
+            Whose steps.
+
+        Returns
+        -------
+        list of tuple of int
+
+        Raises
+        ------
+        ValueError
+            If ``who`` is neither.
+        TypeError, BoardError
+            As for :meth:`cell_index`.
+
+        Examples
+        --------
+        >>> PoliceThief(["P.", "*T"]).steps((0, 0), "thief")
+        [(0, 1)]
+        """
         if who == "police":
             offsets = self.police_moves
         elif who == "thief":
@@ -259,16 +439,17 @@ class PoliceThief:
         else:
             raise ValueError(f"who must be 'police' or 'thief', got {shorten(who)}")
         r, c = (int(x) for x in self.cells[self.cell_index(cell)])
-        out = []
+        out: list[Cell] = []
         for dr, dc in offsets:
             r2, c2 = r + dr, c + dc
             if 0 <= r2 < self.n_rows and 0 <= c2 < self.n_cols and self._grid[r2, c2] >= 0:
                 out.append((r2, c2))
         return out
 
-    def _tables(self, offsets):
+    def _tables(self, offsets: Steps) -> tuple[Int64Array, Int64Array, Int64Array]:
         """Reverse move table [F, k] (the cells with a step into each cell,
-        -1 padded) and forward step counts [F], built with numpy."""
+        -1 padded), forward step counts [F], and the forward table [F, k]
+        (the cell step d leads to, -1 where none), built with numpy."""
         F, k = self.n_cells, len(offsets)
         r, c = self.cells[:, 0], self.cells[:, 1]
         # target[i, d]: the cell step d leads to from cell i, or -1.
@@ -280,7 +461,7 @@ class PoliceThief:
         deg = (target >= 0).sum(axis=1)
         src, d = np.nonzero(target >= 0)            # steps src -> target[src, d]
         dst = target[src, d]
-        del target, d
+        del d
         order = np.argsort(dst, kind="stable")
         src, dst = src[order], dst[order]
         del order
@@ -288,31 +469,71 @@ class PoliceThief:
         slot = np.arange(len(dst)) - start[dst]
         pred = np.full((F, k), -1, dtype=np.int64)
         pred[dst, slot] = src
-        return pred, deg
+        return pred, deg, target
 
-    def memory_estimate(self, remoteness_bytes=2):
-        """Bytes a solve allocates at its peak: per state one byte of state
-        and the remoteness (2 bytes, 4 after an overflow rerun); the move
-        tables and their building; and the engine's queue holding the
-        finished states it starts from and a frontier.  (A queue that
-        outgrows what is left under ``max_memory`` stops the solve with a
-        :class:`grundy.MemoryLimitError`: peak memory never passes it.)"""
+    def memory_estimate(self, *, remoteness_bytes: int = 2) -> int:
+        """Bytes a solve allocates at its peak.
+
+        Per position one byte of state and the remoteness (2 bytes, 4 after
+        an overflow rerun); the move tables and their building; and the
+        engine's queue holding the finished positions it starts from and a
+        frontier.  (A queue that outgrows what is left under ``max_memory``
+        stops the solve with a :class:`grundy.MemoryLimitError`: peak memory
+        never passes it.)
+
+        Parameters
+        ----------
+        remoteness_bytes : int, default 2
+            Bytes of remoteness per position.
+
+        Returns
+        -------
+        int
+
+        Examples
+        --------
+        >>> PoliceThief(["P" + "." * 98 + "T"]).memory_estimate() > 3 * 2 * 100 ** 2
+        True
+        """
         F = self.n_cells
         k = len(self.police_moves) + len(self.thief_moves)
-        return self.n_states * (1 + remoteness_bytes) + 64 * F * (k + 2) + \
+        return self.n_positions * (1 + remoteness_bytes) + 64 * F * (k + 2) + \
             _retro.queue_bytes(self._queue_allowance())
 
-    def _queue_allowance(self):
+    def _queue_allowance(self) -> int:
         """Queue entries the estimate allows for: every state that starts the
         analysis (the police on the thief, or the thief on an exit, either
         side to move), and a frontier of 1/64 of the states (measured peaks:
         under 1% at 100x100 open boards)."""
         F, E = self.n_cells, len(self.exits)
-        return 2 * (F + E * (F - 1)) + self.n_states // 64
+        return 2 * (F + E * (F - 1)) + self.n_positions // 64
 
-    def render(self, police=None, thief=None):
-        """The board as text with P and T at the given cells (default: the
-        start), the exits kept (``E``, or where the thief stands on one, ``T``)."""
+    def render(self, police: Cell | None = None, thief: Cell | None = None) -> str:
+        """The board as text with P and T at the given cells (default: the start).
+
+        The exits are kept (``E``, or ``T`` where the thief stands on one);
+        ``X`` marks the police on the thief.
+
+        Parameters
+        ----------
+        police, thief : tuple of int, optional
+            The cells, (row, col).
+
+        Returns
+        -------
+        str
+
+        Raises
+        ------
+        TypeError, BoardError
+            As for :meth:`cell_index`.
+
+        Examples
+        --------
+        >>> print(PoliceThief(["P.E", "..T"]).render(thief=(0, 2)))
+        P.T
+        ...
+        """
         police = self.police if police is None else _as_cell(police)
         thief = self.thief if thief is None else _as_cell(thief)
         self.cell_index(police), self.cell_index(thief)
@@ -321,146 +542,267 @@ class PoliceThief:
         grid[police[0]][police[1]] = "P" if police != thief else "X"
         return "\n".join("".join(row) for row in grid)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return (f"PoliceThief({self.n_rows}x{self.n_cols}, cells={self.n_cells}, "
                 f"police={self.police}, thief={self.thief}, exits={len(self.exits)})")
 
     # -- solving --------------------------------------------------------------
 
-    def solve(self, *, max_memory=None):
-        """Outcome and remoteness of every state (see :class:`PoliceThiefSolution`).
+    def solve(self, *, max_memory: int | None = None) -> PoliceThiefSolution:
+        """Outcome, remoteness and best move of every position.
 
-        ``max_memory`` (bytes; default: the memory available): a board
-        whose solve would need more is refused with
-        :class:`grundy.MemoryLimitError` naming the estimate, before the
-        state arrays are allocated; peak memory stays within it.  Ctrl-C
-        stops a long solve (KeyboardInterrupt).
+        Ctrl-C stops a long solve (KeyboardInterrupt).
+
+        Parameters
+        ----------
+        max_memory : int, optional
+            Bytes the solve may take (default: the memory available); a
+            larger solve is refused before its arrays are allocated, and
+            peak memory stays within it.
+
+        Returns
+        -------
+        PoliceThiefSolution
+
+        Raises
+        ------
+        MemoryLimitError
+            If the solve would need more than ``max_memory``.
+
+        Examples
+        --------
+        >>> PoliceThief(["P.ET"]).solve().result
+        'The thief escapes'
         """
-        what = f"solving this board ({self.n_states:,} states)"
+        what = f"solving this board ({self.n_positions:,} positions)"
         limit = check_memory(self.memory_estimate(), max_memory, what)
         allowance = _retro.queue_bytes(self._queue_allowance())
-        pol_pred, pol_deg = self._tables(self.police_moves)
-        thf_pred, thf_deg = self._tables(self.thief_moves)
-        state = np.empty(self.n_states, dtype=np.uint8)
+        pol_pred, pol_deg, _ = self._tables(self.police_moves)
+        thf_pred, thf_deg, _ = self._tables(self.thief_moves)
+        state = np.empty(self.n_positions, dtype=np.uint8)
+        remoteness: npt.NDArray[np.uint16] | npt.NDArray[np.int32]
         for dtype, width in ((np.uint16, 2), (np.int32, 4)):
             if width == 4:
                 # A remoteness above 65535: rerun with int32 (if it fits the budget).
                 check_memory(self.memory_estimate(remoteness_bytes=4), max_memory,
                              f"{what}, whose remoteness exceeds 65535 and needs 32 bits,")
-            remoteness = np.empty(self.n_states, dtype=dtype)
-            fixed = self.memory_estimate(width) - allowance
+            remoteness = np.empty(self.n_positions, dtype=dtype)
+            fixed = self.memory_estimate(remoteness_bytes=width) - allowance
             status = _police.solve_police(pol_pred, pol_deg, thf_pred, thf_deg,
                                           self._exit_mask, self.passing, state, remoteness,
                                           max_queue_bytes=min(limit - fixed, INT64_MAX))
             if status == "ok":
                 break
             if status == "memory limit":
-                raise queue_limit_error(what, fixed + _retro.queue_bytes(self.n_states),
+                raise queue_limit_error(what, fixed + _retro.queue_bytes(self.n_positions),
                                         limit, fixed, max_memory)
             del remoteness
         else:                   # pragma: no cover - needs a remoteness past 2^31
             raise ValueError(f"{what}: a remoteness exceeds 2^31 - 1")
-        F = self.n_cells
-        outcomes = state.view(np.int8).reshape(F, F, 2)
-        return PoliceThiefSolution(self, outcomes, remoteness.reshape(F, F, 2))
+        return PoliceThiefSolution(self, state.view(np.int8), remoteness)
 
 
-def _restore_board(cls, rows, police_moves, thief_moves, passing):
+def _restore_board(cls: type[PoliceThief], rows: tuple[str, ...], police_moves: Steps,
+                   thief_moves: Steps, passing: bool) -> PoliceThief:
     return cls(rows, police_moves=police_moves, thief_moves=thief_moves, passing=passing)
 
 
-class PoliceThiefSolution:
-    """Every state of a police-and-thief board, solved.
+class PoliceThiefSolution(Solution):
+    """Every position of a police-and-thief board, solved: the protocol of
+    :class:`grundy.Solution`.
 
-    ``outcomes[p, t, police_to_move]`` (int8) is the outcome for the player
-    to move, with p and t cell indices (``board.cell_index``).  The methods
-    take cells as (row, col).
+    Positions are :class:`PolicePosition` tuples ``(police cell, thief
+    cell, police_to_move)``, cells as (row, col); position number
+    ``(p * n_cells + t) * 2 + police_to_move`` for the cell indices p, t
+    (:meth:`PoliceThief.cell_index`), so ``outcome.reshape(F, F, 2)`` is
+    indexed ``[p, t, police_to_move]``.  ``outcome`` is the solve's own
+    array; ``remoteness`` and ``move`` (8 bytes a position each) are built
+    on first use, while ``sol[p]``, ``best_move`` and ``line`` never need
+    them.
+
+    Attributes
+    ----------
+    board : PoliceThief
+        The board solved.
+
+    Examples
+    --------
+    >>> board = PoliceThief.parse("1 3\\nP.T")
+    >>> sol = board.solve()
+    >>> sol.result, sol[sol.start]
+    ('Police catches the thief', Evaluation(WIN, remoteness=3, move=PolicePosition(police=(0, 1), thief=(0, 2), police_to_move=False)))
     """
 
-    def __init__(self, board, outcomes, remoteness):
+    __slots__ = ("board", "_outcome", "_rem", "_remoteness", "_move", "_next")
+
+    def __init__(self, board: PoliceThief, outcome: npt.NDArray[np.int8],
+                 remoteness: npt.NDArray[np.uint16] | npt.NDArray[np.int32]) -> None:
         self.board = board
-        self.outcomes = readonly(outcomes)
-        self._remoteness = readonly(remoteness)
+        self._outcome = readonly(outcome)
+        self._rem = readonly(remoteness)            # compact: 0 at draws
+        self._remoteness: Int64Array | None = None
+        self._move: Int64Array | None = None
+        self._next: tuple[Int64Array, Int64Array] | None = None
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, ...]:
         # Through __init__, so the arrays are read-only after pickle or deepcopy.
-        return (type(self), (self.board, self.outcomes, self._remoteness))
+        return (type(self), (self.board, self._outcome, self._rem))
 
-    def _state(self, police, thief, police_to_move):
+    @property
+    def outcome(self) -> npt.NDArray[np.int8]:
+        """Outcome of every position, int8 (WIN 1, LOSS -1, DRAW 0), read-only.
+
+        Examples
+        --------
+        >>> PoliceThief.parse("1 2\\nPT").solve().outcome.reshape(2, 2, 2)[0, 1]
+        array([-1,  1], dtype=int8)
+        """
+        return self._outcome
+
+    @property
+    def remoteness(self) -> Int64Array:
+        """Remoteness of every position, int64 (-1 for draws), read-only.
+
+        Built on first use (8 bytes a position; refused with
+        :class:`grundy.MemoryLimitError` if that memory is not available).
+
+        Examples
+        --------
+        >>> PoliceThief.parse("1 2\\nPT").solve().remoteness.tolist()
+        [0, 0, 2, 1, 2, 1, 0, 0]
+        """
+        if self._remoteness is None:
+            check_memory(9 * self._outcome.size, None,
+                         f"the int64 remoteness of {self._outcome.size:,} positions")
+            out = self._rem.astype(np.int64)
+            out[self._outcome == DRAW] = -1
+            self._remoteness = readonly(out)
+        return self._remoteness
+
+    @property
+    def move(self) -> Int64Array:
+        """Number of the position an optimal move leads to, int64 (-1: none), read-only.
+
+        Built on first use by the compiled kernel (8 bytes a position).  The
+        move chosen is the first optimal one in move-set order, a pass last.
+
+        Examples
+        --------
+        >>> PoliceThief.parse("1 2\\nPT").solve().move.tolist()
+        [-1, -1, 3, 6, 5, 0, -1, -1]
+        """
+        if self._move is None:
+            n = self._outcome.size
+            check_memory(8 * n, None, f"the int64 moves of {n:,} positions")
+            move = np.empty(n, dtype=np.int64)
+            self._fill_moves(0, n, move)
+            self._move = readonly(move)
+        return self._move
+
+    def _fill_moves(self, start: int, stop: int, move: Int64Array) -> None:
+        if self._next is None:
+            b = self.board
+            self._next = (b._tables(b.police_moves)[2], b._tables(b.thief_moves)[2])
+        _police.best_moves(self._next[0], self._next[1], self.board._exit_mask,
+                           self.board.passing, self._outcome, self._rem, start, stop, move)
+
+    def _remoteness_at(self, i: int) -> int:
+        return -1 if self._outcome[i] == DRAW else int(self._rem[i])
+
+    def _move_at(self, i: int) -> int:
+        if self._move is not None:
+            return int(self._move[i])
+        one = np.empty(1, dtype=np.int64)
+        self._fill_moves(i, i + 1, one)
+        return int(one[0])
+
+    @property
+    def start(self) -> PolicePosition:
+        """The starting position: both on their start cells, the police to move.
+
+        Examples
+        --------
+        >>> PoliceThief.parse("1 3\\nP.T").solve().start
+        PolicePosition(police=(0, 0), thief=(0, 2), police_to_move=True)
+        """
         b = self.board
-        return (b.cell_index(police), b.cell_index(thief),
-                int(check_bool(police_to_move, "police_to_move")))
+        return PolicePosition(b.police, b.thief, True)
 
-    def outcome(self, police, thief, police_to_move=True):
-        """WIN / LOSS / DRAW for the player to move."""
-        return Outcome(int(self.outcomes[self._state(police, thief, police_to_move)]))
+    def index(self, position: PolicePosition | tuple[Cell, Cell, bool]) -> int:
+        """Number of a position ``(police cell, thief cell, police_to_move)``.
 
-    def remoteness(self, police, thief, police_to_move=True):
-        """Moves to the end with perfect play (-1 for a draw)."""
-        s = self._state(police, thief, police_to_move)
-        return -1 if self.outcomes[s] == DRAW else int(self._remoteness[s])
+        Parameters
+        ----------
+        position : PolicePosition or tuple
+            Cells as (row, col); ``police_to_move`` a bool.
+
+        Returns
+        -------
+        int
+
+        Raises
+        ------
+        TypeError
+            If it is not such a triple.
+        BoardError
+            If a cell is off the board or blocked.
+
+        Examples
+        --------
+        >>> PoliceThief.parse("1 2\\nPT").solve().index(((0, 0), (0, 1), True))
+        3
+        """
+        if isinstance(position, (str, bytes)) or not hasattr(position, "__len__") or \
+                len(position) != 3:
+            raise TypeError(f"a police-and-thief position is (police cell, thief cell, "
+                            f"police_to_move), got {shorten(position)}")
+        police, thief, police_to_move = position
+        b = self.board
+        p, t = b.cell_index(police), b.cell_index(thief)
+        return (p * b.n_cells + t) * 2 + int(check_bool(police_to_move, "police_to_move"))
+
+    def position(self, i: int) -> PolicePosition:
+        """The position numbered ``i``.
+
+        Parameters
+        ----------
+        i : int
+            A position number, 0..n_positions-1.
+
+        Returns
+        -------
+        PolicePosition
+
+        Raises
+        ------
+        ValueError
+            If ``i`` is out of range.
+
+        Examples
+        --------
+        >>> PoliceThief.parse("1 2\\nPT").solve().position(3)
+        PolicePosition(police=(0, 0), thief=(0, 1), police_to_move=True)
+        """
+        n = self._outcome.size
+        i = check_count(i, "position number")
+        if i >= n:
+            raise ValueError(f"position number {i} is out of range: valid range is 0..{n - 1}")
+        p, t = divmod(i >> 1, self.board.n_cells)
+        cells = self.board.cells
+        return PolicePosition((int(cells[p, 0]), int(cells[p, 1])),
+                              (int(cells[t, 0]), int(cells[t, 1])), bool(i & 1))
 
     @property
-    def remoteness_array(self):
-        """Remoteness of every state as int64, -1 for draws (a new array)."""
-        check_memory(9 * self.outcomes.size, None, "the int64 remoteness array")
-        out = self._remoteness.astype(np.int64)
-        out[self.outcomes == DRAW] = -1
-        return out
+    def result(self) -> str:
+        """From the start: "Police catches the thief", "The thief escapes" or "Draw".
 
-    @property
-    def result(self):
-        """From the start: "Police catches the thief", "The thief escapes" or "Draw"."""
-        o = self.outcome(self.board.police, self.board.thief, True)
+        Examples
+        --------
+        >>> PoliceThief.parse("1 3\\nP.T").solve().result
+        'Police catches the thief'
+        """
+        o = int(self._outcome[self.index(self.start)])
         return {WIN: "Police catches the thief", LOSS: "The thief escapes", DRAW: "Draw"}[o]
 
-    def _successors(self, police, thief, police_to_move):
-        b = self.board
-        if police_to_move:
-            cells = b.steps(police, "police") + ([tuple(police)] if b.passing else [])
-            return [(c, tuple(thief), False) for c in cells]
-        cells = b.steps(thief, "thief") + ([tuple(thief)] if b.passing else [])
-        return [(tuple(police), c, True) for c in cells]
-
-    def _terminal(self, police, thief):
-        return tuple(police) == tuple(thief) or self.board.is_exit(thief)
-
-    def best_move(self, police, thief, police_to_move=True):
-        """The mover's next cell under optimal play (its own cell for a
-        pass), or None at a finished state or when the mover has no move."""
-        self._state(police, thief, police_to_move)            # validates the cells
-        police, thief = _as_cell(police), _as_cell(thief)
-        if self._terminal(police, thief):
-            return None
-        o = self.outcome(police, thief, police_to_move)
-        r = self.remoteness(police, thief, police_to_move)
-        for p2, t2, ptm2 in self._successors(police, thief, police_to_move):
-            o2 = self.outcome(p2, t2, ptm2)
-            if (o == DRAW and o2 == DRAW) or \
-                    (o != DRAW and o2 == -o and self.remoteness(p2, t2, ptm2) == r - 1):
-                return p2 if police_to_move else t2
-        return None                      # no move at all (passing disabled)
-
-    def line(self, police=None, thief=None, police_to_move=True):
-        """Optimal play from a state (default: the start) as a list of
-        :class:`State`, ending at a finished state, or for a draw at the
-        first repeated state."""
-        b = self.board
-        police = b.police if police is None else _as_cell(police)
-        thief = b.thief if thief is None else _as_cell(thief)
-        self._state(police, thief, police_to_move)
-        state = State(police, thief, bool(police_to_move))
-        out, seen = [state], {state}
-        while True:
-            nxt = self.best_move(*state)
-            if nxt is None:
-                return out
-            state = (State(nxt, state.thief, False) if state.police_to_move
-                     else State(state.police, nxt, True))
-            out.append(state)
-            if state in seen:
-                return out
-            seen.add(state)
-
-    def __repr__(self):
-        return f"PoliceThiefSolution({self.result!r}, states={self.outcomes.size})"
+    def __repr__(self) -> str:
+        return f"PoliceThiefSolution({self.result!r}, n_positions={self.n_positions})"

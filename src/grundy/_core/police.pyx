@@ -21,6 +21,9 @@ from grundy._core.retrograde cimport (
     RETRO_OK, RETRO_NO_MEMORY, RETRO_OVERFLOW, RETRO_MEMORY_LIMIT, RETRO_INTERRUPTED,
     COMPACT_WIN, COMPACT_LOSS, COMPACT_MAX_MOVES)
 
+cdef enum:
+    CHECK_EVERY = (1 << 20) - 1      # states between looks for Ctrl-C
+
 
 cdef class PoliceThiefSource(MoveSource):
     """Predecessors of (p, t, police_to_move) from reverse move tables."""
@@ -163,3 +166,71 @@ def solve_police(const int64_t[:, ::1] pol_pred, const int64_t[::1] pol_deg,
             else:
                 out[s] = 0
     return "ok"
+
+
+def best_moves(const int64_t[:, ::1] pol_next, const int64_t[:, ::1] thf_next,
+               const uint8_t[::1] exits, bint passing, const int8_t[::1] outcome,
+               const rem_t[::1] remoteness, int64_t start, int64_t stop,
+               int64_t[::1] move):
+    """Optimal successors of the states ``start..stop-1`` into ``move[0:stop-start]``.
+
+    ``pol_next[c, d]``/``thf_next[c, d]`` is the cell step d leads to from
+    cell c (-1 where it leaves the board or hits a wall), in move-set order.
+    A state's move is its first successor (the steps in order, then the
+    pass) that keeps its value: for a WIN or LOSS at remoteness r, a
+    successor of the opposite outcome at remoteness r - 1; for a DRAW, a
+    drawn successor.  -1 at finished states and states with no move.
+    ``outcome`` and ``remoteness`` are a solve's (remoteness 0 at draws).
+    """
+    cdef int64_t F = pol_next.shape[0], kp = pol_next.shape[1], kt = thf_next.shape[1]
+    cdef int64_t n = F * F * 2
+    if thf_next.shape[0] != F or exits.shape[0] != F:
+        raise ValueError(f"thf_next and exits must have {F} rows")
+    if outcome.shape[0] != n or remoteness.shape[0] != n:
+        raise ValueError(f"outcome and remoteness must have {n} entries")
+    if not (0 <= start <= stop <= n) or move.shape[0] < stop - start:
+        raise ValueError(f"states {start}..{stop} do not fit 0..{n} and the move array")
+    if ((np.asarray(pol_next) < -1) | (np.asarray(pol_next) >= F)).any() or \
+            ((np.asarray(thf_next) < -1) | (np.asarray(thf_next) >= F)).any():
+        raise ValueError(f"move tables hold a cell outside 0..{F - 1}")
+    cdef int64_t s, s2, p, t, c, d, found
+    cdef int8_t o
+    cdef int64_t r
+    cdef bint stopped = False
+    with nogil:
+        for s in range(start, stop):
+            if ((s - start) & CHECK_EVERY) == CHECK_EVERY and interrupted():
+                stopped = True
+                break
+            p = (s >> 1) // F
+            t = (s >> 1) - p * F
+            found = -1
+            if p != t and not exits[t]:
+                o = outcome[s]
+                r = remoteness[s]
+                if s & 1:                           # the police moves: p -> c
+                    for d in range(kp + passing):
+                        c = pol_next[p, d] if d < kp else p
+                        if c >= 0:
+                            s2 = (c * F + t) * 2
+                            if _keeps(o, r, outcome[s2], remoteness[s2]):
+                                found = s2
+                                break
+                else:                               # the thief moves: t -> c
+                    for d in range(kt + passing):
+                        c = thf_next[t, d] if d < kt else t
+                        if c >= 0:
+                            s2 = (p * F + c) * 2 + 1
+                            if _keeps(o, r, outcome[s2], remoteness[s2]):
+                                found = s2
+                                break
+            move[s - start] = found
+    if stopped:
+        raise_interrupt()
+
+
+cdef inline bint _keeps(int8_t o, int64_t r, int8_t o2, int64_t r2) noexcept nogil:
+    """A move to (o2, r2) is optimal from (o, r)."""
+    if o == 0:
+        return o2 == 0
+    return o2 == -o and r2 == r - 1

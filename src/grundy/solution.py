@@ -1,0 +1,317 @@
+"""The one protocol of a solved game, shared by every kind of game.
+
+A solved game (an explicit :class:`~grundy.GameGraph`, a police-and-thief
+board, an impartial game explored from a position) numbers its positions
+0..n-1 and answers with the same names everywhere:
+
+- arrays indexed by position number, read-only, with fixed dtypes:
+  ``outcome`` (int8: WIN 1, LOSS -1, DRAW 0), ``remoteness`` (int64, -1 for
+  draws) and ``move`` (int64: the number of the position an optimal move
+  leads to, -1 where there is none);
+- ``sol[p]``: the :class:`Evaluation` of position ``p`` (outcome,
+  remoteness, the position the best move leads to);
+- ``sol.best_move(p)``, ``sol.line(p)``, ``sol.counts()``;
+- ``sol.index(p)`` / ``sol.position(i)``: position <-> number, and
+  ``sol.positions``, ``sol.n_positions``, ``len(sol)``; ``sol.start`` is the
+  game's starting position (None for a graph, which has no start).
+
+Examples
+--------
+>>> import grundy
+>>> sol = grundy.GameGraph.from_edges([("a", "b"), ("b", "c")], names=True).solve()
+>>> sol["a"]
+Evaluation(LOSS, remoteness=2, move='b')
+>>> sol.outcome, sol.index("c"), sol.line("a")
+(array([-1,  1, -1], dtype=int8), 2, ['a', 'b', 'c'])
+"""
+from __future__ import annotations
+
+import abc
+from collections.abc import Iterator, Sequence
+from typing import Any, NamedTuple, overload
+
+import numpy as np
+import numpy.typing as npt
+
+from grundy._common import DRAW, LOSS, NO_MOVE, WIN, Outcome
+
+__all__ = ["Evaluation", "Solution"]
+
+
+class Evaluation(NamedTuple):
+    """What perfect play makes of one position: ``sol[p]`` for any solved game.
+
+    A frozen (named) tuple ``(outcome, remoteness, move)``.
+
+    Attributes
+    ----------
+    outcome : Outcome
+        WIN, LOSS or DRAW for the player to move.
+    remoteness : int
+        Moves to the end of the game with perfect play (the winner hurries,
+        the loser delays); 0 at a finished position, -1 for a draw.
+    move : position or NO_MOVE
+        The position an optimal move leads to (in a draw: a move that keeps
+        the draw), or :data:`grundy.NO_MOVE` where the game is over.
+
+    Examples
+    --------
+    >>> import grundy
+    >>> e = grundy.GameGraph.from_edges([(0, 1)]).solve()[0]
+    >>> e
+    Evaluation(WIN, remoteness=1, move=1)
+    >>> outcome, remoteness, move = e
+    >>> e.outcome is grundy.WIN
+    True
+    """
+
+    outcome: Outcome
+    remoteness: int
+    move: Any
+
+    def __repr__(self) -> str:
+        return (f"Evaluation({self.outcome.name}, remoteness={self.remoteness}, "
+                f"move={self.move!r})")
+
+
+class Solution(abc.ABC):
+    """A solved game: every position's outcome, remoteness and best move.
+
+    The base class of the solutions of every kind of game (see the module
+    docstring for the protocol).  Subclasses number their positions and
+    give the arrays; this class answers the questions.
+
+    Examples
+    --------
+    >>> import grundy
+    >>> sol = grundy.GameGraph.from_edges([(0, 1), (1, 2), (2, 0), (2, 3)]).solve()
+    >>> isinstance(sol, grundy.Solution), sol.n_positions
+    (True, 4)
+    >>> sol.counts()
+    {WIN: 2, LOSS: 2, DRAW: 0}
+    """
+
+    __slots__ = ()
+
+    # -- what a subclass provides ----------------------------------------------
+
+    @property
+    @abc.abstractmethod
+    def outcome(self) -> npt.NDArray[np.int8]:
+        """Outcome of every position, int8 (WIN 1, LOSS -1, DRAW 0), read-only."""
+
+    @property
+    @abc.abstractmethod
+    def remoteness(self) -> npt.NDArray[np.int64]:
+        """Remoteness of every position, int64 (-1 for draws), read-only."""
+
+    @property
+    @abc.abstractmethod
+    def move(self) -> npt.NDArray[np.int64]:
+        """Number of the position an optimal move of every position leads to,
+        int64 (-1 where there is no move), read-only."""
+
+    @abc.abstractmethod
+    def index(self, position: Any) -> int:
+        """Number (0..n_positions-1) of a position; ValueError if it is not one."""
+
+    @abc.abstractmethod
+    def position(self, i: int) -> Any:
+        """The position numbered ``i``."""
+
+    def _remoteness_at(self, i: int) -> int:
+        """Remoteness of position number ``i`` (a subclass may answer
+        without building the whole array)."""
+        return int(self.remoteness[i])
+
+    def _move_at(self, i: int) -> int:
+        """Number of the position the best move of ``i`` leads to, or -1."""
+        return int(self.move[i])
+
+    @property
+    def start(self) -> Any:
+        """The starting position of the game, or None if it has none.
+
+        Examples
+        --------
+        >>> import grundy
+        >>> print(grundy.GameGraph.from_edges([(0, 1)]).solve().start)
+        None
+        """
+        return None
+
+    # -- the answers ----------------------------------------------------------------
+
+    @property
+    def n_positions(self) -> int:
+        """Number of positions.
+
+        Examples
+        --------
+        >>> import grundy
+        >>> grundy.GameGraph.from_edges([(0, 1)]).solve().n_positions
+        2
+        """
+        return len(self.outcome)
+
+    def __len__(self) -> int:
+        return self.n_positions
+
+    @property
+    def positions(self) -> Sequence[Any]:
+        """The positions in number order (a read-only sequence, built lazily).
+
+        Examples
+        --------
+        >>> import grundy
+        >>> list(grundy.GameGraph.from_edges([("x", "y")], names=True).solve().positions)
+        ['x', 'y']
+        """
+        return _PositionList(self)
+
+    def __getitem__(self, position: Any) -> Evaluation:
+        """The :class:`Evaluation` of a position."""
+        return self._evaluation(self.index(position))
+
+    def _evaluation(self, i: int) -> Evaluation:
+        outcome = Outcome(int(self.outcome[i]))
+        remoteness = -1 if outcome == DRAW else self._remoteness_at(i)
+        j = self._move_at(i)
+        return Evaluation(outcome, remoteness, NO_MOVE if j < 0 else self.position(j))
+
+    def best_move(self, position: Any) -> Any:
+        """The position an optimal move from ``position`` leads to, or NO_MOVE.
+
+        The winner hurries, the loser delays; in a draw the move keeps the
+        draw.  NO_MOVE where the game is over (a position with no move, or
+        whose outcome is fixed).
+
+        Parameters
+        ----------
+        position
+            A position of the game.
+
+        Returns
+        -------
+        position or NO_MOVE
+
+        Raises
+        ------
+        ValueError
+            If ``position`` is not a position of the game.
+
+        Examples
+        --------
+        >>> import grundy
+        >>> sol = grundy.GameGraph.from_edges([(0, 1), (1, 2)]).solve()
+        >>> sol.best_move(0), sol.best_move(2)
+        (1, NO_MOVE)
+        """
+        j = self._move_at(self.index(position))
+        return NO_MOVE if j < 0 else self.position(j)
+
+    def line(self, position: Any = None) -> list[Any]:
+        """Optimal play from a position (default: the start): the positions visited.
+
+        A WIN or LOSS line ends where the game ends and has ``remoteness + 1``
+        positions.  A DRAW line ends at the first repeated position (which
+        appears twice: where play starts to cycle).
+
+        Parameters
+        ----------
+        position
+            Where to start; None (the default) for the game's start.
+
+        Returns
+        -------
+        list
+            The positions, ``position`` first.
+
+        Raises
+        ------
+        ValueError
+            If ``position`` is not a position of the game.
+        TypeError
+            If no position is given and the game has no start.
+
+        Examples
+        --------
+        >>> import grundy
+        >>> sol = grundy.GameGraph.from_edges([(0, 1), (1, 0), (1, 2)]).solve()
+        >>> sol.line(0)
+        [0, 1, 2]
+        >>> grundy.GameGraph.from_edges([(0, 1), (1, 0)]).solve().line(0)
+        [0, 1, 0]
+        """
+        if position is None:
+            position = self.start
+            if position is None:
+                raise TypeError(f"{type(self).__name__}.line() needs a position: this game "
+                                f"has no start")
+        i = self.index(position)
+        path = [i]
+        seen = {i}
+        while True:
+            i = self._move_at(i)
+            if i < 0:
+                break
+            path.append(i)
+            if i in seen:
+                break
+            seen.add(i)
+        return [self.position(j) for j in path]
+
+    def counts(self) -> dict[Outcome, int]:
+        """How many positions have each outcome.
+
+        Returns
+        -------
+        dict
+            ``{WIN: a, LOSS: b, DRAW: c}``.
+
+        Examples
+        --------
+        >>> import grundy
+        >>> grundy.GameGraph.from_edges([(0, 1), (1, 0), (1, 2)]).solve().counts()
+        {WIN: 1, LOSS: 2, DRAW: 0}
+        """
+        values = np.bincount(self.outcome.astype(np.int64) + 1, minlength=3)
+        return {WIN: int(values[2]), LOSS: int(values[0]), DRAW: int(values[1])}
+
+    def __repr__(self) -> str:
+        c = self.counts()
+        return (f"{type(self).__name__}(n_positions={self.n_positions}, WIN={c[WIN]}, "
+                f"LOSS={c[LOSS]}, DRAW={c[DRAW]})")
+
+
+class _PositionList(Sequence[Any]):
+    """The positions of a solution, by number, made on demand."""
+
+    __slots__ = ("_solution",)
+
+    def __init__(self, solution: Solution) -> None:
+        self._solution = solution
+
+    def __len__(self) -> int:
+        return self._solution.n_positions
+
+    @overload
+    def __getitem__(self, i: int) -> Any: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Any]: ...
+
+    def __getitem__(self, i: int | slice) -> Any:
+        n = len(self)
+        if isinstance(i, slice):
+            return [self._solution.position(j) for j in range(*i.indices(n))]
+        j = int(i) + n if int(i) < 0 else int(i)
+        if not 0 <= j < n:
+            raise IndexError(f"position number {i} is out of range 0..{n - 1}")
+        return self._solution.position(j)
+
+    def __iter__(self) -> Iterator[Any]:
+        return (self._solution.position(j) for j in range(len(self)))
+
+    def __repr__(self) -> str:
+        return f"<{len(self)} positions of {self._solution!r}>"
+
