@@ -14,6 +14,7 @@ nothing heavy), so the command line starts fast and reports Ctrl-C or a
 broken installation during its imports like any other failure.
 """
 import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
@@ -38,12 +39,24 @@ _EXPORTS = {
 
 __all__ = list(_EXPORTS)
 
+if TYPE_CHECKING:                  # what the lazy loading below provides, for type checkers
+    from grundy._common import (DRAW, LOSS, NO_MOVE, WIN, CycleError, MemoryLimitError,
+                                Outcome)
+    from grundy.graph import GameGraph, GraphSolution
+    from grundy.impartial import ImpartialGame, Sum, grundy_sum
+    from grundy.loopy import LoopyValue, LoopyValues, loopy_sum
+    from grundy.nim import nim_move, nim_moves, nim_outcome, nim_sum
+    from grundy.octal import (GrundysGame, HexGame, OctalGame, Periodicity, RareCommon,
+                              SubtractionGame, TakeAndBreakGame)
+    from grundy.police import BoardError, PolicePosition, PoliceThief, PoliceThiefSolution
+    from grundy.solution import Evaluation, Solution
+
 
 # Submodules reachable as attributes (``grundy.octal``), imported on first use.
 _SUBMODULES = {"cli", "graph", "impartial", "loopy", "nim", "octal", "police", "solution"}
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> Any:
     if name in _SUBMODULES:
         return importlib.import_module(f"grundy.{name}")
     module = _EXPORTS.get(name)
@@ -54,5 +67,5 @@ def __getattr__(name):
     return value
 
 
-def __dir__():
+def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))

@@ -13,7 +13,8 @@ import enum
 import operator
 import os
 import re
-from typing import Final
+from collections.abc import Iterable
+from typing import Any, Final, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -24,6 +25,7 @@ __all__ = ["Outcome", "WIN", "LOSS", "DRAW", "NO_MOVE", "NoMoveType", "CycleErro
 INT64_MAX = 2 ** 63 - 1
 
 Int64Array = npt.NDArray[np.int64]
+_Array = TypeVar("_Array", bound=npt.NDArray[Any])
 """The type of the library's int64 arrays (indices, remoteness, values)."""
 
 
@@ -94,10 +96,25 @@ position has no move (it prints as ``NO_MOVE`` and equals -1)."""
 class CycleError(ValueError):
     """The game graph has a cycle where an acyclic game was required.
 
-    ``cycle`` holds the vertices of one cycle, in order (v0 -> v1 -> ... -> v0).
+    Parameters
+    ----------
+    message : str
+        What happened.
+    cycle : iterable
+        The positions of one cycle, in order (v0 -> v1 -> ... -> v0), kept
+        as the ``cycle`` attribute (a list).
+
+    Examples
+    --------
+    >>> import grundy
+    >>> try:
+    ...     grundy.GameGraph.from_edges([(0, 1), (1, 2), (2, 1)]).values()
+    ... except grundy.CycleError as exc:
+    ...     print(exc.cycle)
+    [1, 2]
     """
 
-    def __init__(self, message, cycle=()):
+    def __init__(self, message: str, cycle: Iterable[Any] = ()) -> None:
         super().__init__(message)
         self.cycle = list(cycle)
 
@@ -105,9 +122,17 @@ class CycleError(ValueError):
 class MemoryLimitError(MemoryError):
     """A computation was refused because it would need more memory than
     ``max_memory`` allows (by default, the memory this machine has
-    available).  Raised before the memory is allocated; ``needed`` and
-    ``limit`` are in bytes.
+    available).  Raised before the memory is allocated.
 
+    Parameters
+    ----------
+    message : str
+        What was refused, and the estimate.
+    needed, limit : int, optional
+        The bytes needed and allowed, kept as attributes.
+
+    Examples
+    --------
     >>> import grundy
     >>> try:
     ...     grundy.GameGraph.from_edges([(0, 1)], n=10 ** 12)
@@ -125,7 +150,7 @@ class MemoryLimitError(MemoryError):
 
 # -- values in messages ---------------------------------------------------------
 
-def shorten(value, limit=60):
+def shorten(value: object, limit: int = 60) -> str:
     """``repr(value)``, cut to about ``limit`` characters with ``...``.
 
     >>> shorten("x" * 100, 12)
@@ -140,7 +165,7 @@ def shorten(value, limit=60):
     return text
 
 
-def shown_int(value):
+def shown_int(value: int) -> str:
     """An int for a message: digits, or its size when it is huge."""
     if abs(value).bit_length() <= 133:                 # up to 40 digits
         return str(value)
@@ -150,12 +175,13 @@ def shown_int(value):
 
 # -- integers ---------------------------------------------------------------------
 
-def is_integer(value):
+def is_integer(value: object) -> bool:
     """True for Python ints and numpy integers (bools excluded)."""
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
-def check_int(value, name, minimum=None, maximum=None):
+def check_int(value: object, name: str, minimum: int | None = None,
+              maximum: int | None = None) -> int:
     """``value`` as a Python int in ``minimum..maximum`` (either may be None).
 
     TypeError unless an int or numpy integer (bools, floats, strings,
@@ -172,7 +198,7 @@ def check_int(value, name, minimum=None, maximum=None):
     if not is_integer(value):
         raise TypeError(f"{name} must be an integer, got {shorten(value)} "
                         f"({type(value).__name__})")
-    value = operator.index(value)
+    value = operator.index(value)  # type: ignore[arg-type]
     if minimum is not None and value < minimum:
         upper = "" if maximum is None or maximum == INT64_MAX else f" (and <= {maximum})"
         raise ValueError(f"{name} must be >= {minimum}{upper}, got {shown_int(value)}")
@@ -182,19 +208,20 @@ def check_int(value, name, minimum=None, maximum=None):
     return value
 
 
-def check_count(value, name, minimum=0, maximum=INT64_MAX):
+def check_count(value: object, name: str, minimum: int = 0, maximum: int = INT64_MAX) -> int:
     """A size or index: an integer in ``minimum..maximum`` (default 0..2^63-1)."""
     return check_int(value, name, minimum, maximum)
 
 
-def check_bool(value, name):
+def check_bool(value: object, name: str) -> bool:
     """A flag: True or False (also numpy bools); anything else is a TypeError."""
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
     raise TypeError(f"{name} must be True or False, got {shorten(value)}")
 
 
-def as_int64_array(data, name, ndim=None, copy=True):
+def as_int64_array(data: Any, name: str, ndim: int | None = None,
+                   copy: bool = True) -> Int64Array:
     """``data`` as a C-contiguous int64 numpy array that the library owns
     (a copy, unless ``copy=False`` and it already is one), or a clear error.
 
@@ -243,7 +270,7 @@ def as_int64_array(data, name, ndim=None, copy=True):
     return np.ascontiguousarray(arr, dtype=np.int64)
 
 
-def _first_bool(data, limit=2):
+def _first_bool(data: Any, limit: int = 2) -> Any:
     """The first bool inside nested lists/tuples (up to ``limit`` levels), or None."""
     stack = [(data, 0)]
     while stack:
@@ -255,7 +282,7 @@ def _first_bool(data, limit=2):
     return None
 
 
-def _example(arr):
+def _example(arr: npt.NDArray[Any]) -> str:
     """A value of a non-integer array worth quoting: the first one that is
     not a whole number, else the first one (as a plain Python value)."""
     flat = arr.ravel()
@@ -267,7 +294,7 @@ def _example(arr):
     return shorten(flat[0].item() if hasattr(flat[0], "item") else flat[0])
 
 
-def _ragged(data):
+def _ragged(data: Any) -> str:
     """Say which row of a ragged nested sequence breaks the shape."""
     try:
         rows = list(data)
@@ -283,7 +310,7 @@ def _ragged(data):
     return "not a rectangular array of integers"
 
 
-def readonly(arr):
+def readonly(arr: _Array) -> _Array:
     """Mark ``arr`` read-only and return it."""
     arr.flags.writeable = False
     return arr
@@ -291,7 +318,7 @@ def readonly(arr):
 
 # -- memory -------------------------------------------------------------------------
 
-def _read_number(path):
+def _read_number(path: str) -> int | None:
     try:
         with open(path) as f:
             return int(f.read().split()[0])
@@ -299,7 +326,7 @@ def _read_number(path):
         return None                              # absent, or "max" (no limit)
 
 
-def _proc_kib(path, key):
+def _proc_kib(path: str, key: str) -> int | None:
     """The ``key: N kB`` field of a /proc file, in bytes, or None."""
     try:
         with open(path) as f:
@@ -311,7 +338,7 @@ def _proc_kib(path, key):
     return None
 
 
-def _address_space_limit():
+def _address_space_limit() -> int | None:
     """The soft RLIMIT_AS in bytes, or None (no limit, or not Unix)."""
     try:
         import resource
@@ -322,7 +349,7 @@ def _address_space_limit():
     return soft if soft != unlimited and soft > 0 else None
 
 
-def available_memory():
+def available_memory() -> int:
     """Bytes of memory this process can use now: the machine's available
     memory (Linux: MemAvailable; elsewhere: physical memory), or less when a
     container's cgroup limit or an address-space limit (``ulimit -v``)
@@ -349,7 +376,7 @@ def available_memory():
     return found
 
 
-def format_bytes(n):
+def format_bytes(n: int) -> str:
     """A byte count for people: ``'512 bytes'``, ``'1.5 KiB'``, ``'3.0 GiB'``.
 
     >>> format_bytes(1536), format_bytes(3 * 2 ** 30), format_bytes(10)
@@ -368,7 +395,7 @@ def format_bytes(n):
     raise AssertionError("unreachable")                # pragma: no cover
 
 
-def resolve_max_memory(max_memory):
+def resolve_max_memory(max_memory: int | None) -> int:
     """The byte limit: ``max_memory`` checked (an integer >= 1), or, for
     None, the memory available now."""
     if max_memory is None:
@@ -376,11 +403,11 @@ def resolve_max_memory(max_memory):
     return check_int(max_memory, "max_memory", 1)
 
 
-def _limit_source(max_memory):
+def _limit_source(max_memory: int | None) -> str:
     return "the memory available" if max_memory is None else "max_memory"
 
 
-def check_memory(needed, max_memory, what):
+def check_memory(needed: int, max_memory: int | None, what: str) -> int:
     """Refuse (MemoryLimitError) when ``needed`` bytes exceed the limit.
 
     ``max_memory`` is a byte count, or None for the memory available now.
@@ -395,7 +422,8 @@ def check_memory(needed, max_memory, what):
     return limit
 
 
-def queue_limit_error(what, needed, limit, fixed, max_memory):
+def queue_limit_error(what: str, needed: int, limit: int, fixed: int,
+                      max_memory: int | None) -> MemoryLimitError:
     """The MemoryLimitError of a solve stopped because the engine's queue of
     decided positions outgrew the ``limit - fixed`` bytes left for it."""
     return MemoryLimitError(
@@ -407,7 +435,7 @@ def queue_limit_error(what, needed, limit, fixed, max_memory):
 _SIZE_UNITS = {"": 1, "K": 2 ** 10, "M": 2 ** 20, "G": 2 ** 30, "T": 2 ** 40}
 
 
-def parse_size(text, name="memory size"):
+def parse_size(text: str, name: str = "memory size") -> int:
     """A byte count from text: ``'512M'``, ``'2G'``, ``'1.5K'``, ``'4096'``,
     with an optional ``B``/``iB`` (binary units).
 

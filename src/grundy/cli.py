@@ -9,13 +9,20 @@ This module imports only the standard library at import time; the solvers
 are imported inside :func:`main`, so that Ctrl-C or a broken installation
 during the imports is reported like any other failure.
 """
+from __future__ import annotations
+
 import argparse
 import os
 import re
 import sys
 import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, NoReturn
 
 from grundy import __version__
+
+if TYPE_CHECKING:
+    from grundy.graph import GameGraph
 
 EXIT_INPUT = 2          # bad input, or a computation refused
 EXIT_OUTPUT = 1         # the output could not be written
@@ -30,7 +37,7 @@ class OutputError(Exception):
     """The output could not be written (a full disk, a closed stream...)."""
 
 
-def _read_input(path):
+def _read_input(path: str | None) -> bytes:
     if path is None or path == "-":
         if sys.stdin is None:
             raise InputError("standard input is closed: give a FILE to read")
@@ -45,7 +52,7 @@ def _read_input(path):
         raise InputError(f"cannot read {path!r}: {exc.strerror or exc}") from None
 
 
-def _write(data):
+def _write(data: bytes | bytearray | memoryview) -> None:
     """Write bytes (or a bytes-like object) to standard output."""
     if sys.stdout is None:
         raise OutputError("standard output is closed")
@@ -57,7 +64,7 @@ def _write(data):
         raise OutputError(f"cannot write the output: {exc.strerror or exc}") from None
 
 
-def _count(text, name):
+def _count(text: str, name: str) -> int:
     """A non-negative integer given on the command line (ASCII digits only)."""
     from grundy._common import shorten
 
@@ -69,7 +76,8 @@ def _count(text, name):
 
 # -- grundy graph ------------------------------------------------------------
 
-def read_graph(data, *, one_based=False, max_memory=None):
+def read_graph(data: bytes, *, one_based: bool = False,
+               max_memory: int | None = None) -> GameGraph:
     """Parse ``n m`` then m lines ``u v`` into a GameGraph."""
     from grundy._common import check_memory
     from grundy._core import textio
@@ -107,7 +115,7 @@ def read_graph(data, *, one_based=False, max_memory=None):
     return GameGraph.from_edges(edges, n=n, max_memory=max_memory)
 
 
-def _cmd_graph(args):
+def _cmd_graph(args: argparse.Namespace) -> None:
     from grundy._core import textio
     from grundy.graph import GameGraph
 
@@ -123,14 +131,14 @@ def _cmd_graph(args):
     text = textio.format_outcomes(sol.outcome, sol.remoteness)
     if args.format == "edges":
         # Echo the names: "name WIN r", in order of first appearance.
-        text = b"".join(name.encode("utf-8") + b" " + line + b"\n"
-                        for name, line in zip(g.nodes, bytes(text).splitlines()))
+        text = b"".join(str(name).encode("utf-8") + b" " + line + b"\n"
+                        for name, line in zip(g.positions, bytes(text).splitlines()))
     _write(text)
 
 
 # -- grundy nim --------------------------------------------------------------
 
-def _cmd_nim(args):
+def _cmd_nim(args: argparse.Namespace) -> None:
     from grundy._core import textio
 
     data = _read_input(args.file)
@@ -151,11 +159,12 @@ def _cmd_nim(args):
 MAX_PILE_DIGITS = 100_000
 
 
-def _answer_big_piles(data, answers, big, misere):
+def _answer_big_piles(data: bytes, answers: bytes, big: list[tuple[int, int, int, int]],
+                      misere: bool) -> bytes:
     """Splice in the answers of the lines with a pile of 2^64 or more
     (already checked: ASCII digits, spaces and tabs), computed exactly with
     Python integers."""
-    from grundy._common import LOSS, NO_MOVE
+    from grundy._common import LOSS
     from grundy.nim import nim_move, nim_outcome
 
     parts, done = [], 0
@@ -167,7 +176,7 @@ def _answer_big_piles(data, answers, big, misere):
                                  f"at most {MAX_PILE_DIGITS:,} digits")
         piles = [int(token) for token in tokens]
         move = nim_move(piles, misere=misere)
-        if move is not NO_MOVE:
+        if isinstance(move, tuple):
             answer = f"WIN {move[0]} {move[1]}\n"
         else:
             answer = "LOSS\n" if nim_outcome(piles, misere=misere) == LOSS else "WIN\n"
@@ -180,7 +189,7 @@ def _answer_big_piles(data, answers, big, misere):
 
 # -- grundy police -----------------------------------------------------------
 
-def _cmd_police(args):
+def _cmd_police(args: argparse.Namespace) -> None:
     from grundy.police import PoliceThief
 
     board = PoliceThief.parse(_read_input(args.file))
@@ -202,11 +211,11 @@ def _cmd_police(args):
 class _ProgressBar:
     """A progress bar on stderr, for runs that last more than a second."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.start = time.perf_counter()
         self.shown = False
 
-    def __call__(self, done, total):
+    def __call__(self, done: int, total: int) -> None:
         if time.perf_counter() - self.start < 1.0 or sys.stderr is None or \
                 not sys.stderr.isatty():
             return
@@ -216,12 +225,12 @@ class _ProgressBar:
         sys.stderr.flush()
         self.shown = True
 
-    def close(self):
+    def close(self) -> None:
         if self.shown:
             sys.stderr.write("\n")
 
 
-def _cmd_octal(args):
+def _cmd_octal(args: argparse.Namespace) -> None:
     from grundy._common import check_memory, shown_int
     from grundy.octal import parse_game
 
@@ -246,7 +255,7 @@ def _cmd_octal(args):
                 if per is not None else f"no period found up to {n}").encode() + b"\n")
 
 
-def _memory(text):
+def _memory(text: str) -> int:
     """--max-memory: bytes, or with a K/M/G/T suffix (binary)."""
     from grundy._common import parse_size
     try:
@@ -257,11 +266,11 @@ def _memory(text):
 
 # -- wiring ------------------------------------------------------------------
 
-def _add_file(parser):
+def _add_file(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", nargs="?", help="input file (default: standard input)")
 
 
-def _add_max_memory(parser):
+def _add_max_memory(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-memory", type=_memory, default=None, metavar="SIZE",
                         help="refuse work needing more memory than SIZE, e.g. 512M or 4G "
                              "(default: the memory available)")
@@ -270,12 +279,12 @@ def _add_max_memory(parser):
 class _Parser(argparse.ArgumentParser):
     """argparse, with its usage errors in the one error format."""
 
-    def error(self, message):
+    def error(self, message: str) -> NoReturn:
         _error(f"{message} (see '{self.prog} --help')")
         raise SystemExit(EXIT_INPUT)
 
 
-def build_parser():
+def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="grundy",
         description="Solve two-player games exactly.  Each command reads FILE (or "
@@ -342,7 +351,7 @@ def build_parser():
     return parser
 
 
-def _error(message):
+def _error(message: object) -> None:
     if sys.stderr is not None:
         try:
             print(f"grundy: error: {message}", file=sys.stderr)
@@ -351,7 +360,7 @@ def _error(message):
             pass
 
 
-def _silence_stdout():
+def _silence_stdout() -> None:
     """After an output failure, point stdout at /dev/null so that Python's
     own flush at exit does not fail (and print) a second time."""
     try:
@@ -362,8 +371,28 @@ def _silence_stdout():
         pass
 
 
-def main(argv=None):
-    """Run the command line; returns the exit status."""
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status.
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        The arguments (default: ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        0 done, 2 bad input or refused work, 1 the output could not be
+        written, 130 interrupted.
+
+    Examples
+    --------
+    >>> import subprocess, sys
+    >>> run = subprocess.run([sys.executable, "-m", "grundy", "octal", "0.07", "5"],
+    ...                      capture_output=True, text=True)
+    >>> run.returncode, run.stdout
+    (0, '0 0 1 1 2 0\\n')
+    """
     # Nim piles of up to MAX_PILE_DIGITS digits, in and out (restored after).
     digits = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else None
     if digits is not None:
@@ -375,7 +404,7 @@ def main(argv=None):
             sys.set_int_max_str_digits(digits)
 
 
-def _main(argv):
+def _main(argv: Sequence[str] | None) -> int:
     try:
         parser = build_parser()
         try:

@@ -210,7 +210,7 @@ class GameGraph:
             n = check_count(n, "n")
         sized = isinstance(edges, np.ndarray) and edges.dtype.kind in "iu" and edges.ndim == 2
         if sized:                    # size the graph before copying the caller's array
-            n = _size_graph(edges, n, max_memory)
+            n = _size_graph(edges, n, max_memory)  # type: ignore[arg-type]
         if not isinstance(edges, np.ndarray):
             if isinstance(edges, (str, bytes)) or not hasattr(edges, "__iter__"):
                 raise TypeError(f"edges must be an (m, 2) array or an iterable of (u, v) "
@@ -227,6 +227,7 @@ class GameGraph:
             raise ValueError(f"edges must have shape (m, 2), got {arr.shape}")
         if not sized:
             n = _size_graph(arr, n, max_memory)
+        assert n is not None
         return cls._owned(*_csr_of_edges(arr, n))
 
     @classmethod
@@ -870,7 +871,7 @@ def _check_label(value: object, key: object) -> int:
     if value not in (WIN, LOSS):
         raise ValueError(f"label of {shorten(key)} is {shorten(value)}: a label must be "
                          f"WIN (1) or LOSS (-1)")
-    return int(value)  # type: ignore[call-overload]
+    return int(value)  # type: ignore[call-overload, no-any-return]
 
 
 def build_bytes(n: int, m: int) -> int:
@@ -915,14 +916,17 @@ class GraphSolution(Solution):
     """A solved :class:`GameGraph`: the protocol of :class:`grundy.Solution`.
 
     Positions are the graph's (names for a named graph); ``move[v]`` is the
-    number of the position an optimal move from v leads to.
+    number of the position an optimal move from v leads to.  Made by
+    :meth:`GameGraph.solve` (and :meth:`grundy.ImpartialGame.solve`).
 
-    Attributes
+    Parameters
     ----------
     graph : GameGraph
-        The graph solved.
+        The graph solved (kept as the attribute ``graph``).
     outcome, remoteness, move : numpy.ndarray
-        int8, int64, int64; read-only; by position number.
+        int8, int64, int64; by position number (kept read-only).
+    start : position, optional
+        The position the game starts from, if it has one.
 
     Examples
     --------

@@ -103,6 +103,7 @@ class Sum:
     """
 
     __slots__ = ("parts", "_key")
+    parts: tuple[Hashable, ...]
 
     def __init__(self, *parts: Hashable) -> None:
         flat: list[Hashable] = []
@@ -240,13 +241,13 @@ class ImpartialGame:
                                    "that is exploring it; moves(p) must only list options")
             self._exploring = True
             try:
-                options = self._moves(position)
+                given = self._moves(position)
             finally:
                 self._exploring = False
-            if isinstance(options, (str, bytes)) or not hasattr(options, "__iter__"):
+            if isinstance(given, (str, bytes)) or not hasattr(given, "__iter__"):
                 raise TypeError(f"moves({shorten(position)}) must return an iterable of "
-                                f"options, got {shorten(options)}")
-            options = list(options)
+                                f"options, got {shorten(given)}")
+            options = list(given)
             for o in options:
                 for c in _components(o):
                     _check_hashable(c, f"moves({shorten(position)}) returned the option")

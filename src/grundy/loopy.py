@@ -222,6 +222,16 @@ class LoopyValues:
     Returned by :meth:`grundy.GameGraph.loopy_values`.  ``lv[p]`` is the
     :class:`LoopyValue` of position ``p``.
 
+    Parameters
+    ----------
+    graph : GameGraph
+        The graph.
+    value : numpy.ndarray
+        int64: the finite values, -1 where infinite (kept read-only as
+        ``finite``).
+    stages : int
+        Stages the algorithm used.
+
     Attributes
     ----------
     graph : GameGraph

@@ -122,7 +122,8 @@ def nim_sum(piles: Piles) -> int | IntArray:
     >>> nim_sum(np.array([[1, 2], [3, 3]])).tolist()
     [3, 0]
     """
-    return _xor(_piles(piles))
+    result: int | IntArray = _xor(_piles(piles))
+    return result
 
 
 def _outcome_rows(piles: IntArray, misere: bool) -> npt.NDArray[np.int8]:

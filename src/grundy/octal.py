@@ -104,7 +104,8 @@ def _rare(values: npt.ArrayLike, mask: int) -> npt.NDArray[np.bool_]:
     x = np.asarray(values, dtype=np.uint32) & np.uint32(mask)
     for shift in (16, 8, 4, 2, 1):
         x = x ^ (x >> np.uint32(shift))
-    return (x & np.uint32(1)) == 0
+    even: npt.NDArray[np.bool_] = (x & np.uint32(1)) == 0
+    return even
 
 
 class TakeAndBreakGame:

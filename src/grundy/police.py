@@ -31,7 +31,7 @@ from typing import Any, NamedTuple, Union
 import numpy as np
 import numpy.typing as npt
 
-from grundy._common import (DRAW, INT64_MAX, LOSS, WIN, Int64Array, check_bool, check_count,
+from grundy._common import (DRAW, INT64_MAX, LOSS, WIN, Int64Array, Outcome, check_bool, check_count,
                             check_memory, is_integer, queue_limit_error, readonly, shorten)
 from grundy._core import police as _police
 from grundy._core import retrograde as _retro
@@ -70,11 +70,11 @@ class PolicePosition(NamedTuple):
     police_to_move: bool
 
 
-def _as_cell(cell: object) -> Cell:
+def _as_cell(cell: Any) -> Cell:
     """``cell`` as a (row, col) tuple of Python ints, or a TypeError."""
     if isinstance(cell, (str, bytes)) or not hasattr(cell, "__len__") or len(cell) != 2:
         raise TypeError(f"a cell is a (row, col) pair of integers, got {shorten(cell)}")
-    r, c = cell  # type: ignore[misc]
+    r, c = cell
     if not (is_integer(r) and is_integer(c)):
         raise TypeError(f"a cell is a (row, col) pair of integers, got {shorten(cell)}")
     return (int(r), int(c))
@@ -83,10 +83,13 @@ def _as_cell(cell: object) -> Cell:
 class BoardError(ValueError):
     """A malformed police-and-thief board, or a cell that is not on it.
 
-    Attributes
+    Parameters
     ----------
-    row, col : int or None
-        Where the problem is (0-based), when there is one place.
+    message : str
+        What is wrong, quoting the input.
+    row, col : int, optional
+        Where the problem is (0-based), when there is one place; kept as
+        the attributes ``row`` and ``col`` (None otherwise).
 
     Examples
     --------
@@ -290,12 +293,13 @@ class PoliceThief:
         array([[0, 2]])
         """
         if isinstance(text, (bytes, bytearray)):
+            raw = bytes(text)
             try:
-                text = bytes(text).decode("utf-8")
+                text = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
-                line = bytes(text[:exc.start]).count(b"\n") + 1
-                col = exc.start - (bytes(text[:exc.start]).rfind(b"\n") + 1)
-                raise BoardError(f"line {line}, column {col}: byte {bytes(text)[exc.start]:#04x} "
+                line = raw.count(b"\n", 0, exc.start) + 1
+                col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1)
+                raise BoardError(f"line {line}, column {col}: byte {raw[exc.start]:#04x} "
                                  f"is not UTF-8 text") from None
         if not isinstance(text, str):
             raise TypeError(f"expected the board as text, got {type(text).__name__}")
@@ -459,9 +463,9 @@ class PoliceThief:
             inside = (r2 >= 0) & (r2 < self.n_rows) & (c2 >= 0) & (c2 < self.n_cols)
             target[inside, d] = self._grid[r2[inside], c2[inside]]
         deg = (target >= 0).sum(axis=1)
-        src, d = np.nonzero(target >= 0)            # steps src -> target[src, d]
-        dst = target[src, d]
-        del d
+        src, step = np.nonzero(target >= 0)         # steps src -> target[src, step]
+        dst = target[src, step]
+        del step
         order = np.argsort(dst, kind="stable")
         src, dst = src[order], dst[order]
         del order
@@ -586,7 +590,7 @@ class PoliceThief:
                 # A remoteness above 65535: rerun with int32 (if it fits the budget).
                 check_memory(self.memory_estimate(remoteness_bytes=4), max_memory,
                              f"{what}, whose remoteness exceeds 65535 and needs 32 bits,")
-            remoteness = np.empty(self.n_positions, dtype=dtype)
+            remoteness = np.empty(self.n_positions, dtype=dtype)  # type: ignore[assignment]
             fixed = self.memory_estimate(remoteness_bytes=width) - allowance
             status = _police.solve_police(pol_pred, pol_deg, thf_pred, thf_deg,
                                           self._exit_mask, self.passing, state, remoteness,
@@ -618,12 +622,16 @@ class PoliceThiefSolution(Solution):
     indexed ``[p, t, police_to_move]``.  ``outcome`` is the solve's own
     array; ``remoteness`` and ``move`` (8 bytes a position each) are built
     on first use, while ``sol[p]``, ``best_move`` and ``line`` never need
-    them.
+    them.  Made by :meth:`PoliceThief.solve`.
 
-    Attributes
+    Parameters
     ----------
     board : PoliceThief
-        The board solved.
+        The board solved (kept as the attribute ``board``).
+    outcome : numpy.ndarray
+        int8, the outcome of every position.
+    remoteness : numpy.ndarray
+        uint16 or int32, the solve's compact remoteness (0 at draws).
 
     Examples
     --------
@@ -801,7 +809,7 @@ class PoliceThiefSolution(Solution):
         >>> PoliceThief.parse("1 3\\nP.T").solve().result
         'Police catches the thief'
         """
-        o = int(self._outcome[self.index(self.start)])
+        o = Outcome(int(self._outcome[self.index(self.start)]))
         return {WIN: "Police catches the thief", LOSS: "The thief escapes", DRAW: "Draw"}[o]
 
     def __repr__(self) -> str:

@@ -98,26 +98,89 @@ class Solution(abc.ABC):
     @property
     @abc.abstractmethod
     def outcome(self) -> npt.NDArray[np.int8]:
-        """Outcome of every position, int8 (WIN 1, LOSS -1, DRAW 0), read-only."""
+        """Outcome of every position, int8 (WIN 1, LOSS -1, DRAW 0), read-only.
+
+        Examples
+        --------
+        >>> import grundy
+        >>> grundy.GameGraph.from_edges([(0, 1)]).solve().outcome
+        array([ 1, -1], dtype=int8)
+        """
 
     @property
     @abc.abstractmethod
     def remoteness(self) -> npt.NDArray[np.int64]:
-        """Remoteness of every position, int64 (-1 for draws), read-only."""
+        """Remoteness of every position, int64 (-1 for draws), read-only.
+
+        Examples
+        --------
+        >>> import grundy
+        >>> grundy.GameGraph.from_edges([(0, 1), (2, 2)]).solve().remoteness
+        array([ 1,  0, -1])
+        """
 
     @property
     @abc.abstractmethod
     def move(self) -> npt.NDArray[np.int64]:
         """Number of the position an optimal move of every position leads to,
-        int64 (-1 where there is no move), read-only."""
+        int64 (-1 where there is no move), read-only.
+
+        Examples
+        --------
+        >>> import grundy
+        >>> grundy.GameGraph.from_edges([(0, 1), (2, 2)]).solve().move
+        array([ 1, -1,  2])
+        """
 
     @abc.abstractmethod
     def index(self, position: Any) -> int:
-        """Number (0..n_positions-1) of a position; ValueError if it is not one."""
+        """Number (0..n_positions-1) of a position.
+
+        Parameters
+        ----------
+        position
+            A position of the game.
+
+        Returns
+        -------
+        int
+
+        Raises
+        ------
+        ValueError
+            If it is not a position of the game.
+
+        Examples
+        --------
+        >>> import grundy
+        >>> grundy.GameGraph.from_edges([("a", "b")], names=True).solve().index("b")
+        1
+        """
 
     @abc.abstractmethod
     def position(self, i: int) -> Any:
-        """The position numbered ``i``."""
+        """The position numbered ``i``.
+
+        Parameters
+        ----------
+        i : int
+            A position number, 0..n_positions-1.
+
+        Returns
+        -------
+        position
+
+        Raises
+        ------
+        ValueError
+            If ``i`` is out of range.
+
+        Examples
+        --------
+        >>> import grundy
+        >>> grundy.GameGraph.from_edges([("a", "b")], names=True).solve().position(0)
+        'a'
+        """
 
     def _remoteness_at(self, i: int) -> int:
         """Remoteness of position number ``i`` (a subclass may answer

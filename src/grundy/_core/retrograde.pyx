@@ -308,12 +308,6 @@ cdef class CSRSource(MoveSource):
         else:
             grundy_prefetch(self.rev_indices + self.rev_indptr[s])
 
-    @property
-    def reverse(self):
-        """(rev_indptr, rev_indices) of the reversed graph."""
-        m = int(self._rev_indptr[-1])
-        return self._rev_indptr, self._rev_indices[:m]
-
 
 def solve_graph(const int64_t[::1] indptr, const int64_t[::1] indices,
                 int8_t[::1] outcome, int64_t[::1] remoteness,

@@ -1,0 +1,7 @@
+# Stubs of the compiled module grundy._core.csr (see csr.pyx).
+import numpy as np
+import numpy.typing as npt
+
+def check_csr(indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int64]) -> None: ...
+def edges_to_csr(src: npt.NDArray[np.int64], dst: npt.NDArray[np.int64],
+                 n: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]: ...
