@@ -29,10 +29,10 @@ def main():
     n, m = (10 ** 5, 10 ** 6) if args.quick else (10 ** 6, 10 ** 7)
     g = random_dag(rng, n, m)
     t_solve, sol = best_time(g.solve)
-    t_grundy, values = best_time(g.grundy)
+    t_grundy, values = best_time(g.values)
     assert ((values == 0) == (sol.outcome == grundy.LOSS)).all()
-    print_table(["graph", "n", "m", "solve() ms", "grundy() ms", "grundy/solve", "max value"],
-                [["random DAG", n, g.n_edges, f"{t_solve * 1e3:.0f}", f"{t_grundy * 1e3:.0f}",
+    print_table(["graph", "n", "m", "solve() ms", "values() ms", "values/solve", "max value"],
+                [["random DAG", n, g.n_moves, f"{t_solve * 1e3:.0f}", f"{t_grundy * 1e3:.0f}",
                   f"{t_grundy / t_solve:.2f}", int(values.max())]])
 
     # A move-function game with 10^5 reachable positions: Kayles-like splits
@@ -46,7 +46,7 @@ def main():
 
     def run():
         game = grundy.ImpartialGame(moves)
-        game.table([(N - 1, 0), (N - 1, 1)])
+        game.values([(N - 1, 0), (N - 1, 1)])
         return game
 
     t_game, game = best_time(run, repeat=1)

@@ -16,12 +16,12 @@ def main():
         edges = rng.integers(0, n, size=(m, 2))
         g = grundy.GameGraph.from_edges(edges, n=n)
         t_solve, sol = best_time(g.solve)
-        t_loopy, lv = best_time(g.loopy_grundy)
+        t_loopy, lv = best_time(g.loopy_values)
         assert (lv.outcome == sol.outcome).all()
-        rows.append([n, m, lv.stages, int(lv.value.max()), int(lv.infinite.sum()),
+        rows.append([n, m, lv.stages, int(lv.finite.max()), int(lv.infinite.sum()),
                      f"{t_solve * 1e3:.0f}", f"{t_loopy * 1e3:.0f}", f"{t_loopy / t_solve:.2f}"])
     print_table(["n", "m", "stages", "max finite", "infinite", "solve() ms",
-                 "loopy_grundy() ms", "loopy/solve"], rows)
+                 "loopy_values() ms", "loopy/solve"], rows)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 """Police and thief: the implicit solver at 20x20 .. 100x100, next to the
-explicit approach: the state graph built in Python (plain loops, at 20x20)
+explicit approach: the position graph built in Python (plain loops, at 20x20)
 or vectorised with numpy (up to 40x40), then GameGraph.solve(labels=...).
 
 Each implicit solve runs in a fresh subprocess so that its peak memory
@@ -27,7 +27,7 @@ def board_rows(n, walls, seed=0):
 
 
 def explicit_solve(board):
-    """Every state and move as an edge array (numpy), then the generic solver."""
+    """Every position and move as an edge array (numpy), then the generic solver."""
     F = board.n_cells
     idx = {tuple(c): i for i, c in enumerate(board.cells.tolist())}
 
@@ -57,12 +57,12 @@ def explicit_solve(board):
     pt = np.arange(F * F)
     p, t = pt // F, pt % F
     exits = np.zeros(F, dtype=bool)
-    exits[[idx[e] for e in board.exits]] = True
+    exits[[idx[tuple(e)] for e in board.exits.tolist()]] = True
     caught, escaped = p == t, (p != t) & exits[t]
     labels[pt[caught] * 2 + 1], labels[pt[caught] * 2] = 1, -1
     labels[pt[escaped] * 2], labels[pt[escaped] * 2 + 1] = 1, -1
     g = grundy.GameGraph.from_edges(np.concatenate([e1, e2]), n=2 * F * F)
-    return g.solve(labels=labels), g.n_edges
+    return g.solve(labels=labels), g.n_moves
 
 
 def _status_kib(field):
@@ -76,12 +76,12 @@ def _status_kib(field):
 
 
 def python_explicit_solve(board):
-    """The explicit approach written plainly: states and moves enumerated in
+    """The explicit approach written plainly: positions and moves enumerated in
     Python loops into an edge list, then the generic solver."""
     F = board.n_cells
     cells = [tuple(c) for c in board.cells.tolist()]
     idx = {c: i for i, c in enumerate(cells)}
-    exits = set(board.exits)
+    exits = {tuple(e) for e in board.exits.tolist()}
 
     def steps(i, offsets):
         r, c = cells[i]
@@ -105,13 +105,13 @@ def python_explicit_solve(board):
 
 def child(n, walls):
     """Run in a subprocess: solve one board, print JSON."""
-    board = grundy.PoliceThief.from_rows(board_rows(n, walls))
+    board = grundy.PoliceThief(board_rows(n, walls))
     base = _status_kib("VmRSS")
     t0 = time.perf_counter()
     sol = board.solve()
     dt = time.perf_counter() - t0
     peak = _status_kib("VmHWM") - base
-    print(json.dumps({"states": board.n_states, "time": dt, "peak_kib": peak,
+    print(json.dumps({"positions": board.n_positions, "time": dt, "peak_kib": peak,
                       "result": sol.result}))
 
 
@@ -130,24 +130,22 @@ def main():
             r = json.loads(out)
             explicit = ratio = py_explicit = py_ratio = "-"
             if n <= 20:
-                board = grundy.PoliceThief.from_rows(board_rows(n, walls))
+                board = grundy.PoliceThief(board_rows(n, walls))
                 t_py, sol_py = best_time(lambda: python_explicit_solve(board), repeat=1)
-                F = board.n_cells
-                assert np.array_equal(sol_py.outcome.reshape(F, F, 2), board.solve().outcomes)
+                assert np.array_equal(sol_py.outcome, board.solve().outcome)
                 py_explicit = f"{t_py:.2f}"
                 py_ratio = f"{t_py / r['time']:.0f}x"
             if n <= 40:
-                board = grundy.PoliceThief.from_rows(board_rows(n, walls))
+                board = grundy.PoliceThief(board_rows(n, walls))
                 t_exp, (sol_exp, m) = best_time(lambda: explicit_solve(board), repeat=3 if n <= 20 else 1)
                 t_imp, sol_imp = best_time(board.solve)
-                F = board.n_cells
-                assert np.array_equal(sol_exp.outcome.reshape(F, F, 2), sol_imp.outcomes)
+                assert np.array_equal(sol_exp.outcome, sol_imp.outcome)
                 explicit = f"{t_exp:.2f}"
                 ratio = f"{t_exp / t_imp:.0f}x"
-            rows.append([f"{n}x{n}", f"{int(walls * 100)}%", f"{r['states']:,}", f"{r['time']:.3f}",
-                         f"{r['peak_kib'] / 1024:,.0f}", f"{r['states'] / r['time'] / 1e6:.1f}",
+            rows.append([f"{n}x{n}", f"{int(walls * 100)}%", f"{r['positions']:,}", f"{r['time']:.3f}",
+                         f"{r['peak_kib'] / 1024:,.0f}", f"{r['positions'] / r['time'] / 1e6:.1f}",
                          py_explicit, py_ratio, explicit, ratio, r["result"]])
-    print_table(["board", "walls", "states", "implicit s", "peak MiB", "M states/s",
+    print_table(["board", "walls", "positions", "implicit s", "peak MiB", "M positions/s",
                  "explicit(py) s", "py/implicit", "explicit(numpy) s", "numpy/implicit",
                  "result"], rows)
 

@@ -131,7 +131,7 @@ def test_graph_cli_edge_lists_with_names():
     sol = g.solve()
     names = {1: "WIN", -1: "LOSS", 0: "DRAW"}
     assert out.splitlines() == [f"{v} {names[sol.outcome[i]]} {sol.remoteness[i]}"
-                                for i, v in enumerate(g.nodes)]
+                                for i, v in enumerate(g.positions)]
     assert out.splitlines() == ["start LOSS 2", "mid WIN 1", "end WIN 3", "out LOSS 0"]
     code, out, _ = run("graph", "--format", "edges", "--misere", stdin=b"1 2\n2 3\n")
     assert (code, out) == (0, "1 WIN 2\n2 LOSS 1\n3 WIN 0\n")

@@ -77,11 +77,11 @@ def test_from_scipy_and_networkx_reject():
     ({0: 2}, ValueError, "label of 0 is 2"),
     ({0: True}, TypeError, "label of 0 is True"),
     ({0: 1.0}, TypeError, "label of 0 is 1.0"),
-    ({5: WIN}, ValueError, "vertex 5 is out of range: valid range is 0..1"),
-    ({-1: WIN}, ValueError, "vertex must be >= 0, got -1"),
-    ({"a": WIN}, TypeError, "vertex must be an integer, got 'a'"),
+    ({5: WIN}, ValueError, "position 5 is out of range: valid range is 0..1"),
+    ({-1: WIN}, ValueError, "position must be >= 0, got -1"),
+    ({"a": WIN}, TypeError, "position must be an integer, got 'a'"),
     (np.array([0, 3]), ValueError, r"labels\[1\] = 3"),
-    (np.array([0, 1, 0]), ValueError, "labels has length 3, expected n_nodes = 2"),
+    (np.array([0, 1, 0]), ValueError, "labels has length 3, expected n_positions = 2"),
     (np.array([0.0, 1.0]), TypeError, "labels must hold integers"),
 ])
 def test_solve_rejects_bad_labels(labels, exc, match):
@@ -92,10 +92,22 @@ def test_solve_rejects_bad_labels(labels, exc, match):
 
 def test_line_rejects_bad_vertex():
     sol = GameGraph.from_edges([(0, 1)]).solve()
-    with pytest.raises(ValueError, match="vertex 2 is out of range: valid range is 0..1"):
+    with pytest.raises(ValueError, match="position 2 is out of range: valid range is 0..1"):
         sol.line(2)
-    with pytest.raises(TypeError, match="vertex must be an integer"):
+    with pytest.raises(TypeError, match="position must be an integer"):
         sol.line("x")
+    # A graph has no start: line() needs a position.
+    with pytest.raises(TypeError, match="needs a position"):
+        sol.line()
+    with pytest.raises(ValueError, match="position number 2 is out of range: valid range is 0..1"):
+        sol.position(2)
+    with pytest.raises(IndexError):
+        sol.positions[2]
+    named = GameGraph.from_edges([("a", "b")], names=True).solve()
+    with pytest.raises(ValueError, match="'c' is not a position of this graph"):
+        named.best_move("c")
+    with pytest.raises(ValueError, match=r"\['a'\] is not a position of this graph"):
+        named[["a"]]
 
 
 def test_kernels_validate_their_own_input():
@@ -119,17 +131,30 @@ def test_kernels_validate_their_own_input():
         retrograde.solve_graph(i64(0, 0), i64(), np.zeros(1, np.int64), i64(0), i64(0))
 
 
+def test_position_names_rejected():
+    with pytest.raises(ValueError, match="position names must be distinct: 'a' appears twice"):
+        GameGraph([0, 0, 0], [], positions=["a", "a"])
+    with pytest.raises(TypeError, match=r"position names must be hashable, got \['b'\]"):
+        GameGraph([0, 0, 0], [], positions=["a", ["b"]])
+    with pytest.raises(ValueError, match="3 position names for 2 vertices"):
+        GameGraph([0, 0, 0], [], positions=["a", "b", "c"])
+    with pytest.raises(TypeError):
+        GameGraph([0, 0, 0], [], ["a", "b"])          # positions is keyword-only
+    g = GameGraph([0, 1, 1], [1], positions=["in", "out"])
+    assert g.positions == ("in", "out") and g.index("out") == 1 and g.position(0) == "in"
+
+
 def test_from_edges_with_names():
     g = GameGraph.from_edges([("a", "b"), (3, (1, 2)), ("b", 3)], names=True)
-    assert g.nodes == ("a", "b", 3, (1, 2))
-    assert g.successors("b") == [3] and g.n_edges == 3
+    assert g.positions == ("a", "b", 3, (1, 2))
+    assert g.moves("b") == [3] and g.n_moves == 3
     sol = g.solve()
     assert sol.line("a") == ["a", "b", 3, (1, 2)]
-    assert GameGraph.from_edges([], names=True).n_nodes == 0
+    assert GameGraph.from_edges([], names=True).n_positions == 0
     # The same graph as with integer ids, renumbered by first appearance.
     plain = GameGraph.from_edges([(5, 2), (2, 0)])
     named = GameGraph.from_edges([(5, 2), (2, 0)], names=True)
-    assert named.nodes == (5, 2, 0)
+    assert named.positions == (5, 2, 0)
     assert [named.solve()[v] for v in (5, 2, 0)] == [plain.solve()[v] for v in (5, 2, 0)]
 
 
@@ -149,8 +174,8 @@ def test_from_edges_with_names_rejects(edges, kwargs, exc, match):
 def test_parse_and_read_edges(tmp_path):
     text = "# a cycle with an exit\n1,2\n2 3\n3,1\n\n3\t4\n"
     g = GameGraph.parse_edges(text)
-    assert g.nodes == ("1", "2", "3", "4") and g.n_edges == 4
-    assert GameGraph.parse_edges(text.encode()).nodes == g.nodes
+    assert g.positions == ("1", "2", "3", "4") and g.n_moves == 4
+    assert GameGraph.parse_edges(text.encode()).positions == g.positions
     path = tmp_path / "edges.csv"
     path.write_text(text)
     assert GameGraph.read_edges(path).solve()["1"] == g.solve()["1"]

@@ -30,7 +30,7 @@ def test_dag_grundy_against_recursive_mex(seed):
         n = rng.randrange(0, 61)
         succ = random_dag(rng, n, rng.randrange(0, 4 * n + 1))
         g = GameGraph.from_adjacency(succ)
-        values = g.grundy()
+        values = g.values()
         assert values.dtype == np.int64
         assert values.tolist() == grundy_recursive(n, succ)
         # solve() agrees: value 0 exactly at the LOSS positions, no draws.
@@ -43,19 +43,19 @@ def test_grundy_of_nim_heaps():
     # Vertex k moves to every j < k: a Nim heap of size k, worth k.
     n = 300
     g = GameGraph.from_adjacency([list(range(k)) for k in range(n)])
-    assert g.grundy().tolist() == list(range(n))
+    assert g.values().tolist() == list(range(n))
 
 
 def test_grundy_edge_cases():
-    assert GameGraph.from_edges([]).grundy().tolist() == []
-    assert GameGraph.from_edges([], n=1).grundy().tolist() == [0]
-    assert GameGraph.from_edges([(0, 1), (0, 1)]).grundy().tolist() == [1, 0]
+    assert GameGraph.from_edges([]).values().tolist() == []
+    assert GameGraph.from_edges([], n=1).values().tolist() == [0]
+    assert GameGraph.from_edges([(0, 1), (0, 1)]).values().tolist() == [1, 0]
 
 
 def test_grundy_long_path_no_recursion():
     n = 10 ** 6
     g = GameGraph.from_csr(np.minimum(np.arange(n + 1), n - 1), np.arange(1, n))
-    values = g.grundy()
+    values = g.values()
     assert values[-1] == 0 and values[-2] == 1 and values[0] == (n - 1) % 2
 
 
@@ -65,8 +65,8 @@ def test_grundy_long_path_no_recursion():
     ([(0, 1), (1, 2), (2, 3), (3, 1)], [1, 2, 3]),
 ])
 def test_cycle_error_names_the_cycle(edges, cycle):
-    with pytest.raises(CycleError, match="loopy_grundy") as info:
-        GameGraph.from_edges(edges).grundy()
+    with pytest.raises(CycleError, match=r"loopy_values\(\)") as info:
+        GameGraph.from_edges(edges).values()
     assert info.value.cycle == cycle
     assert isinstance(info.value, ValueError)
 
@@ -78,7 +78,7 @@ def test_cycle_error_random_graphs():
         succ = [[rng.randrange(n) for _ in range(rng.randrange(3))] for _ in range(n)]
         g = GameGraph.from_adjacency(succ)
         try:
-            values = g.grundy()
+            values = g.values()
         except CycleError as exc:
             cyc = exc.cycle
             assert cyc and all(cyc[(i + 1) % len(cyc)] in succ[cyc[i]] for i in range(len(cyc)))
@@ -137,16 +137,16 @@ def naive_values(moves, positions):
 @pytest.mark.parametrize("moves", [subtraction({1, 3, 4}), subtraction({2, 5}), kayles, crosses])
 def test_move_function_games_against_naive(moves):
     game = ImpartialGame(moves)
-    assert game.table(range(60)).tolist() == naive_values(moves, range(60))
+    assert game.values(range(60)).tolist() == naive_values(moves, range(60))
     # One position at a time, each call valuing only what is new.
     fresh = ImpartialGame(moves)
-    assert [fresh.grundy(n) for n in range(60)] == naive_values(moves, range(60))
-    assert [fresh.grundy(n) for n in range(59, -1, -1)] == naive_values(moves, range(59, -1, -1))
+    assert [fresh.value(n) for n in range(60)] == naive_values(moves, range(60))
+    assert [fresh.value(n) for n in range(59, -1, -1)] == naive_values(moves, range(59, -1, -1))
 
 
 def test_crosses_crosses_seed_values_and_period():
     game = ImpartialGame(crosses)
-    values = game.table(range(200)).tolist()
+    values = game.values(range(200)).tolist()
     assert values[:16] == [0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5]
     assert all(values[n] == values[n + 34] for n in range(52, 200 - 34))
     assert any(values[n] != values[n + 34] for n in range(0, 52))
@@ -154,7 +154,7 @@ def test_crosses_crosses_seed_values_and_period():
 
 def test_kayles_values():
     # Known nim-sequence of Kayles (0.77).
-    assert ImpartialGame(kayles).table(range(12)).tolist() == [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]
+    assert ImpartialGame(kayles).values(range(12)).tolist() == [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]
 
 
 def test_tuple_positions_and_sum_positions():
@@ -163,20 +163,22 @@ def test_tuple_positions_and_sum_positions():
         return [tuple(sorted(pos[:i] + (k,) + pos[i + 1:])) for i, x in enumerate(pos)
                 for k in range(x)]
     game = ImpartialGame(moves)
-    assert game.grundy((3, 5)) == 3 ^ 5
-    assert game.grundy(Sum((3,), (5,))) == 3 ^ 5
-    assert game.grundy(Sum()) == 0
-    assert game.outcome(Sum((2,), (2,))) == LOSS
+    assert game.value((3, 5)) == 3 ^ 5
+    assert game.value(Sum((3,), (5,))) == 3 ^ 5
+    assert game.value(Sum()) == 0
+    assert game.value(Sum((2,), (2,))) == 0
+    assert game.solve(Sum((2,), (2,)))[Sum((2,), (2,))].outcome == LOSS
 
 
 def test_winning_moves_and_outcome():
     game = ImpartialGame(subtraction({1, 2}))
-    assert [game.grundy(n) for n in range(7)] == [0, 1, 2, 0, 1, 2, 0]
-    assert game.outcome(6) == LOSS and game.winning_moves(6) == []
+    assert [game.value(n) for n in range(7)] == [0, 1, 2, 0, 1, 2, 0]
+    assert game.value(6) == 0 and game.winning_moves(6) == []
+    assert game.solve(6)[6].outcome == LOSS and game.solve(7)[7].outcome == WIN
     assert game.winning_moves(7) == [6]
     # In a sum, a winning move changes one component to make the xor 0.
     assert game.winning_moves(Sum(4, 2)) == [Sum(2, 2), Sum(4, 1)]
-    assert all(game.grundy(o) == 0 for o in game.winning_moves(Sum(4, 2, 5)))
+    assert all(game.value(o) == 0 for o in game.winning_moves(Sum(4, 2, 5)))
 
 
 def test_exploration_visits_each_position_once_and_caches():
@@ -187,41 +189,41 @@ def test_exploration_visits_each_position_once_and_caches():
         return [n - k for k in (1, 2) if k <= n]
 
     game = ImpartialGame(moves)
-    game.grundy(50)
+    game.value(50)
     assert sorted(calls) == list(range(51))
-    game.grundy(30)
-    game.table(range(51))
+    game.value(30)
+    game.values(range(51))
     assert len(calls) == 51 and game.n_explored == 51
-    game.grundy(60)
+    game.value(60)
     assert len(calls) == 61
     # The loopy exploration reuses the same move-function results.
-    assert game.loopy_grundy(60).finite == game.grundy(60)
+    assert game.loopy_value(60).finite == game.value(60)
     assert len(calls) == 61
 
 
 def test_deep_game_has_no_recursion_limit():
     game = ImpartialGame(lambda n: [n - 1] if n else [])
-    assert game.grundy(200_000) == 0
-    assert game.grundy(200_001) == 1
+    assert game.value(200_000) == 0
+    assert game.value(200_001) == 1
 
 
 def test_cyclic_move_function_raises_cycle_error():
     game = ImpartialGame(lambda n: [(n + 1) % 3, 5] if n < 3 else [])
-    with pytest.raises(CycleError, match="loopy_grundy") as info:
-        game.grundy(0)
+    with pytest.raises(CycleError, match=r"loopy_value\(\)") as info:
+        game.value(0)
     assert info.value.cycle == [0, 1, 2]
     # The failed exploration left nothing half-done behind.
     assert game.n_explored == 0
-    assert game.grundy(5) == 0
+    assert game.value(5) == 0
 
 
 def test_move_function_errors():
     with pytest.raises(TypeError, match="moves must be callable"):
         ImpartialGame(5)
     with pytest.raises(TypeError, match=r"moves\(1\) must return an iterable"):
-        ImpartialGame(lambda n: 3).grundy(1)
+        ImpartialGame(lambda n: 3).value(1)
     with pytest.raises(TypeError, match=r"returned the option \[1\], which is not hashable"):
-        ImpartialGame(lambda n: [[1]]).grundy(1)
+        ImpartialGame(lambda n: [[1]]).value(1)
 
     def failing(n):
         if n == 3:
@@ -229,7 +231,7 @@ def test_move_function_errors():
         return [n + 1]
     game = ImpartialGame(failing)
     with pytest.raises(RuntimeError, match="boom"):
-        game.grundy(0)
+        game.value(0)
     assert game.n_explored == 0
 
 

@@ -552,7 +552,7 @@ def ids(table):
 # Fixtures of data (strings, so children can build them too)
 
 BOARD = ["P..E", ".**.", "...T"]
-SMALL = PoliceThief.from_rows(BOARD)
+SMALL = PoliceThief(BOARD)
 DIGITS5000 = "1" + "0" * 4998 + "5"            # 10**4999 + 5
 TEN4999 = "1" + "0" * 4999                    # 10**4999
 
@@ -640,7 +640,7 @@ try:
     t0 = time.time()
     while time.time() - t0 < 1.5:
         r = g.{method}()
-        seen.add(repr(r) if "{method}" == "solve" else int(np.asarray(r.value if hasattr(r, "value") else r).sum()))
+        seen.add(repr(r) if "{method}" == "solve" else int(np.asarray(r.finite if hasattr(r, "finite") else r).sum()))
 except Exception as e:
     error = repr(e)
 finally:
@@ -655,13 +655,13 @@ import numpy as np
 from grundy import GameGraph, ImpartialGame
 n = 5 * 10 ** 5
 g = GameGraph.from_edges(np.stack([np.arange(1, n), np.arange(n - 1)], axis=1), n=n)
-vals = g.grundy()
+vals = g.values()
 sol = g.solve()
 line = sol.line(n - 1)
-lv = g.loopy_grundy()
+lv = g.loopy_values()
 game = ImpartialGame(lambda k: [k - 1] if k else [])
-gv = game.grundy(100000)
-ok = vals[n - 1] == (n - 1) % 2 and len(line) == n and lv.value[n - 1] == (n - 1) % 2 and gv == 0
+gv = game.value(100000)
+ok = vals[n - 1] == (n - 1) % 2 and len(line) == n and lv.finite[n - 1] == (n - 1) % 2 and gv == 0
 report(ok=bool(ok), detail=f"wrong values on a 5*10**5 path: {vals[n - 1]}, {len(line)}, {gv}")
 '''
 
@@ -672,12 +672,12 @@ from grundy import PoliceThief
 rows = ["P..E", ".**.", "...T"]
 # A step longer than 2^31 never lands on a board: refused by name, no overflow.
 try:
-    PoliceThief.from_rows(rows, police_moves=[(2 ** 63 - 1, 0), (0, 1)])
+    PoliceThief(rows, police_moves=[(2 ** 63 - 1, 0), (0, 1)])
     refused = None
 except ValueError as exc:
     refused = str(exc)
-a = PoliceThief.from_rows(rows, police_moves=[(2 ** 31, 0), (0, 1)])
-b = PoliceThief.from_rows(rows, police_moves=[(1000, 0), (0, 1)])
+a = PoliceThief(rows, police_moves=[(2 ** 31, 0), (0, 1)])
+b = PoliceThief(rows, police_moves=[(1000, 0), (0, 1)])
 ra, rb = a.solve().result, b.solve().result
 report(ok=ra == rb and a.steps((0, 0), "police") == [(0, 1)] and refused is not None
        and "9223372036854775807" in refused and "2^31" in refused,
@@ -686,9 +686,9 @@ report(ok=ra == rb and a.steps((0, 0), "police") == [(0, 1)] and refused is not 
 
 CRASH = [
     script("from_csr: caller writes its array during solve() in another thread", _CSR_RACE, method="solve"),
-    script("from_csr: caller writes its array during grundy() in another thread", _CSR_RACE, method="grundy"),
-    script("from_csr: caller writes its array during loopy_grundy() in another thread", _CSR_RACE, method="loopy_grundy"),
-    script("5e5-deep path: grundy/solve/line/loopy_grundy and a 1e5-deep ImpartialGame, no recursion", _DEEP),
+    script("from_csr: caller writes its array during values() in another thread", _CSR_RACE, method="values"),
+    script("from_csr: caller writes its array during loopy_values() in another thread", _CSR_RACE, method="loopy_values"),
+    script("5e5-deep path: values/solve/line/loopy_values and a 1e5-deep ImpartialGame, no recursion", _DEEP),
     script("police offset 2**63-1 refused by name, 2**31 (an impossible step) no overflow", _HUGE_OFFSET),
 ]
 
@@ -728,7 +728,7 @@ CTRL_C = [
                "game = OctalGame('0.137')", "game.values(2_000_000)",
                "game.values(300).tolist() == OctalGame('0.137').values(300).tolist() and game.value(10**9) == OctalGame('0.137').value(10**9)"),
     sigint_api("api: PoliceThief 90x90 solve(), then usable", SETUP_BOARD90, "board.solve()",
-               "board.cell_index((0, 0)) == 0 and PoliceThief.from_rows(['P..E', '.**.', '...T']).solve().result == 'The thief escapes'"),
+               "board.cell_index((0, 0)) == 0 and PoliceThief(['P..E', '.**.', '...T']).solve().result == 'The thief escapes'"),
     sigint_api("api: GrundysGame().values(3_000_000), then usable",
                "game = GrundysGame()", "game.values(3_000_000)",
                "game.values(300).tolist() == GrundysGame().values(300).tolist()"),
@@ -736,8 +736,8 @@ CTRL_C = [
                "game = HexGame('0.8')", "game.values(10**5)",
                "game.values(50).tolist() == HexGame('0.8').values(50).tolist()"),
     sigint_api("api: ImpartialGame exploring 10**8 positions, then usable",
-               "game = ImpartialGame(lambda n: [n - 1, n - 2] if n > 1 else [])", "game.grundy(10**8)",
-               "game.grundy(40) == ImpartialGame(lambda n: [n - 1, n - 2] if n > 1 else []).grundy(40)"),
+               "game = ImpartialGame(lambda n: [n - 1, n - 2] if n > 1 else [])", "game.value(10**8)",
+               "game.value(40) == ImpartialGame(lambda n: [n - 1, n - 2] if n > 1 else []).value(40)"),
 ]
 
 
@@ -791,7 +791,7 @@ MEMORY = [
     iso("PoliceThief.parse(2000x2000).solve()", "PoliceThief.parse(text).solve()",
         Raises(MemoryLimitError, ESTIMATE), setup=SETUP_BOARD2000, budget=BIG),
     iso("PoliceThief 1x4000 with 1998 exits .solve(max_memory=128 MiB): honoured",
-        f"PoliceThief.from_rows([{EXITS_ROW!r}]).solve(max_memory=128 * 2**20).result",
+        f"PoliceThief([{EXITS_ROW!r}]).solve(max_memory=128 * 2**20).result",
         AnyOf(Returns("The thief escapes"), Raises(MemoryLimitError, ESTIMATE)), budget=128 * MiB + 24 * MiB),
     iso("from_scipy(10**12 x 10**12 matrix with one entry)",
         "GameGraph.from_scipy(sp.coo_matrix(([1], ([0], [1])), shape=(10**12, 10**12)))",
@@ -823,7 +823,7 @@ OVERFLOW = [
     api("OctalGame('0.137').value(2**64 + 5) via the period", lambda: OctalGame("0.137").value(2 ** 64 + 5), Returns(OctalGame("0.137").values(52 + (2 ** 64 + 5 - 52) % 34)[-1].item())),
     api("nim_moves on uint64 piles near 2**64", lambda: nim_moves(np.array([2 ** 64 - 1, 2 ** 64 - 2], dtype=np.uint64)), Returns([(0, 2 ** 64 - 2)])),
     api("nim_sum of uint64 piles above 2**63", lambda: nim_sum(np.array([2 ** 63, 1], dtype=np.uint64)), Returns(2 ** 63 + 1)),
-    api("police steps() with offset 2**31: no overflow warning", lambda: PoliceThief.from_rows(BOARD, police_moves=[(2 ** 31, 0), (0, 1)]).steps((2, 0), "police"), Returns([(2, 1)])),
+    api("police steps() with offset 2**31: no overflow warning", lambda: PoliceThief(BOARD, police_moves=[(2 ** 31, 0), (0, 1)]).steps((2, 0), "police"), Returns([(2, 1)])),
 ]
 
 
@@ -873,12 +873,12 @@ from grundy import ImpartialGame
 CLEAR = r"thread|concurren|simultaneous|another|in use|reentr|lock"
 def moves(n):
     return [n - s for s in (1, 3, 4) if s <= n]
-ref = ImpartialGame(moves).table(range(3000)).tolist()
+ref = ImpartialGame(moves).values(range(3000)).tolist()
 game, wrong, errors = ImpartialGame(moves), [], []
 def work(k):
     for n in range(k, 3000, 4):
         try:
-            if game.grundy(n) != ref[n]:
+            if game.value(n) != ref[n]:
                 wrong.append(n)
         except RuntimeError as e:
             if not re.search(CLEAR, str(e), re.I):
@@ -889,7 +889,7 @@ ts = [threading.Thread(target=work, args=(k,)) for k in range(4)]
 [t.start() for t in ts]
 [t.join() for t in ts]
 try:
-    after = game.table(range(3000)).tolist() == ref
+    after = game.values(range(3000)).tolist() == ref
 except Exception as e:
     after = repr(e)
 report(ok=not wrong and not errors and after is True,
@@ -934,14 +934,14 @@ _REENTRANT = r'''
 from grundy import ImpartialGame
 def moves(n):
     if n > 1:
-        game.grundy(n - 2)          # a memoised helper call from inside moves(), as users write
+        game.value(n - 2)           # a memoised helper call from inside moves(), as users write
     return [n - s for s in (1, 3, 4) if s <= n]
 game = ImpartialGame(moves)
 ref = ImpartialGame(lambda n: [n - s for s in (1, 3, 4) if s <= n])
 try:
-    got = [game.grundy(n) for n in (29, 17, 40)]
-    want = [ref.grundy(n) for n in (29, 17, 40)]
-    report(ok=got == want, detail=f"grundy(29, 17, 40) = {got}, expected {want}")
+    got = [game.value(n) for n in (29, 17, 40)]
+    want = [ref.value(n) for n in (29, 17, 40)]
+    report(ok=got == want, detail=f"value(29, 17, 40) = {got}, expected {want}")
 except RuntimeError as e:
     report(ok=True, detail=repr(e))          # a clear refusal of re-entrant use is fine
 except Exception as e:
@@ -1005,9 +1005,9 @@ WRONG_TYPE = [
     iso("from_edges with vertex 2**63-1", "GameGraph.from_edges([(0, 2**63 - 1)])", Raises(REFUSED, r"922337203685477580[78]")),
     api("SubtractionGame({2**70})", lambda: SubtractionGame({2 ** 70}), Raises(ValueError, q(2 ** 70))),
     api("TakeAndBreakGame(take1=[2**63])", lambda: TakeAndBreakGame("x", take1=[2 ** 63]), Raises(ValueError, q(2 ** 63))),
-    api("police_moves=[(10**20, 0)]", lambda: PoliceThief.from_rows(BOARD, police_moves=[(10 ** 20, 0)]).solve(), Raises(ValueError, q(10 ** 20))),
-    api("thief_moves=[(0, -10**20)]", lambda: PoliceThief.from_rows(BOARD, thief_moves=[(0, -10 ** 20)]).solve(), Raises(ValueError, q(-10 ** 20))),
-    api("police_moves=[(np.uint64(2**64-1), 0)]", lambda: PoliceThief.from_rows(BOARD, police_moves=[(np.uint64(2 ** 64 - 1), 0)]).solve(), Raises(ValueError, q(2 ** 64 - 1))),
+    api("police_moves=[(10**20, 0)]", lambda: PoliceThief(BOARD, police_moves=[(10 ** 20, 0)]).solve(), Raises(ValueError, q(10 ** 20))),
+    api("thief_moves=[(0, -10**20)]", lambda: PoliceThief(BOARD, thief_moves=[(0, -10 ** 20)]).solve(), Raises(ValueError, q(-10 ** 20))),
+    api("police_moves=[(np.uint64(2**64-1), 0)]", lambda: PoliceThief(BOARD, police_moves=[(np.uint64(2 ** 64 - 1), 0)]).solve(), Raises(ValueError, q(2 ** 64 - 1))),
     api("SubtractionGame({np.uint64(2**63 + 3), 3})", lambda: SubtractionGame({np.uint64(2 ** 63 + 3), 3}), Raises(ValueError, q(2 ** 63 + 3))),
     api("nim_moves(np.matrix([[3, 4, 5]])): 2-d, one answer per row", lambda: nim_moves(_matrix([[3, 4, 5]])), Returns([[(0, 1)]])),
     # these already behave: kept as regression guards
@@ -1042,16 +1042,16 @@ SILENT = [
     api("cell (0.5, 1)", lambda: SMALL.cell_index((0.5, 1)), Raises(TypeError, r"0\.5")),
     api("cell '01'", lambda: SMALL.cell_index("01"), Raises(TypeError, r"'01'")),
     api("cell (True, 0)", lambda: SMALL.cell_index((True, 0)), Raises(TypeError, r"True")),
-    api("cell ('0', '1') in outcome()", lambda: SMALL.solve().outcome(("0", "0"), (2, 3)), Raises(TypeError, r"'0'")),
-    api("police step ('1', '0')", lambda: PoliceThief.from_rows(BOARD, police_moves=[("1", "0")]), Raises(TypeError, r"'1'")),
-    api("police step (1.5, 0)", lambda: PoliceThief.from_rows(BOARD, police_moves=[(1.5, 0)]), Raises(TypeError, r"1\.5")),
-    api("police step (True, 0)", lambda: PoliceThief.from_rows(BOARD, police_moves=[(True, 0)]), Raises(TypeError, r"True")),
+    api("cell ('0', '0') in sol[position]", lambda: SMALL.solve()[("0", "0"), (2, 3), True], Raises(TypeError, r"'0'")),
+    api("police step ('1', '0')", lambda: PoliceThief(BOARD, police_moves=[("1", "0")]), Raises(TypeError, r"'1'")),
+    api("police step (1.5, 0)", lambda: PoliceThief(BOARD, police_moves=[(1.5, 0)]), Raises(TypeError, r"1\.5")),
+    api("police step (True, 0)", lambda: PoliceThief(BOARD, police_moves=[(True, 0)]), Raises(TypeError, r"True")),
     api("take1=[0]: a move to itself", lambda: TakeAndBreakGame("x", take1=[0]), Raises(ValueError, r"take1|\b0\b")),
     api("take0=[-1]", lambda: TakeAndBreakGame("x", take0=[-1]), Raises(ValueError, q(-1))),
     api("take1=[1.5]", lambda: TakeAndBreakGame("x", take1=[1.5]), Raises(TypeError, r"1\.5")),
     api("take2=['1']", lambda: TakeAndBreakGame("x", take2=["1"]), Raises(TypeError, r"'1'")),
     api("take1=[True]", lambda: TakeAndBreakGame("x", take1=[True]), Raises(TypeError, r"True")),
-    api("moves() returning a string", lambda: ImpartialGame(lambda n: "ab").grundy(1), Raises(TypeError, r"'ab'|str")),
+    api("moves() returning a string", lambda: ImpartialGame(lambda n: "ab").value(1), Raises(TypeError, r"'ab'|str")),
     api("nim_moves on a set (pile order undefined)", lambda: nim_moves({1, 2, 4}), Raises(TypeError, r"set")),
     cli("nim pile '1_0'", ["nim"], "1_0 3\n", Exit(2, err=r"1_0")),
     cli("nim pile in fullwidth digits", ["nim"], "\uff11\uff12 3\n", Exit(2, err=r"line 1")),
@@ -1105,17 +1105,19 @@ UNCLEAR = [
     iso("GrundysGame().value(10**30)", "GrundysGame().value(10**30)", Raises(REFUSED, q(10 ** 30))),
     iso("OctalGame('0.137').values(2**63)", "OctalGame('0.137').values(2**63)", Raises(REFUSED, q(2 ** 63))),
     api("Sum([1, 2]): unhashable part", lambda: Sum([1, 2]), Raises(TypeError, r"\[1, 2\]")),
-    api("moves() giving unhashable options", lambda: ImpartialGame(lambda n: [[n - 1]] if n else []).grundy(2), Raises(TypeError, r"\[1\]")),
-    api("ImpartialGame.grundy([1, 2]): unhashable position", lambda: ImpartialGame(lambda n: []).grundy([1, 2]), Raises(TypeError, r"\[1, 2\]")),
+    api("moves() giving unhashable options", lambda: ImpartialGame(lambda n: [[n - 1]] if n else []).value(2), Raises(TypeError, r"\[1\]")),
+    api("ImpartialGame.value([1, 2]): unhashable position", lambda: ImpartialGame(lambda n: []).value([1, 2]), Raises(TypeError, r"\[1, 2\]")),
+    api("ImpartialGame.solve([1, 2]): unhashable position", lambda: ImpartialGame(lambda n: []).solve([1, 2]), Raises(TypeError, r"\[1, 2\].*not hashable")),
+    api("ImpartialGame.loopy_value([1, 2]): unhashable position", lambda: ImpartialGame(lambda n: []).loopy_value([1, 2]), Raises(TypeError, r"\[1, 2\].*not hashable")),
     api("from_adjacency({'a': [['b']]}): unhashable successor", lambda: GameGraph.from_adjacency({"a": [["b"]]}), Raises(TypeError, r"\['b'\]")),
     api("edge 2**64", lambda: GameGraph.from_edges([(0, 1), (1, 2 ** 64)]), Raises(ValueError, q(2 ** 64))),
     api("ragged edge (1, 2, 3)", lambda: GameGraph.from_edges([(0, 1), (1, 2, 3)]), Raises(ValueError, r"1, 2, 3")),
     api("edge 1.5 quoted (not the first value)", lambda: GameGraph.from_edges([(0, 1.5)]), Raises(TypeError, r"1\.5")),
     api("LoopyValue.inf(5)", lambda: LoopyValue.inf(5), Raises(TypeError, r"\b5\b")),
-    api("ImpartialGame(...).table(5)", lambda: ImpartialGame(lambda n: []).table(5), Raises(TypeError, r"\b5\b")),
+    api("ImpartialGame(...).values(5)", lambda: ImpartialGame(lambda n: []).values(5), Raises(TypeError, r"\b5\b")),
     api("TakeAndBreakGame(take0=5)", lambda: TakeAndBreakGame("x", take0=5), Raises(TypeError, r"take0|\b5\b")),
-    api("GameGraph(nodes=5)", lambda: GameGraph([0, 1], [0], nodes=5), Raises(TypeError, r"nodes|\b5\b")),
-    api("CycleError on a 100000-character position: shortened", lambda: ImpartialGame(lambda s: [s]).grundy("x" * 100000), Raises(ValueError, r"cycle")),
+    api("GameGraph(positions=5)", lambda: GameGraph([0, 1], [0], positions=5), Raises(TypeError, r"positions|\b5\b")),
+    api("CycleError on a 100000-character position: shortened", lambda: ImpartialGame(lambda s: [s]).value("x" * 100000), Raises(ValueError, r"cycle")),
     api("from_adjacency: a 100000-character unknown successor, shortened", lambda: GameGraph.from_adjacency({"a": ["z" * 100000]}), Raises(ValueError, r"'a'")),
     api("loopy_sum([1.5])", lambda: loopy_sum([1.5]), Raises(TypeError, r"1\.5")),
     api("values(progress=5)", lambda: OctalGame("0.137").values(10, progress=5), Raises(TypeError, r"progress")),
@@ -1182,8 +1184,9 @@ SIDE_EFFECTS = [
     api("deepcopied GameGraph: arrays read-only", lambda: _readonly_after(_graph(), "deepcopy", _gg), Returns([True, True])),
     api("pickled Solution: arrays read-only", lambda: _readonly_after(_graph().solve(), "pickle", _sol), Returns([True] * 4)),
     api("deepcopied Solution: arrays read-only", lambda: _readonly_after(_graph().solve(), "deepcopy", _sol), Returns([True] * 4)),
-    api("deepcopied LoopyGrundy: arrays read-only", lambda: _readonly_after(_graph().loopy_grundy(), "deepcopy", lambda o: [o.value, o.outcome]), Returns([True, True])),
-    api("deepcopied PoliceThiefSolution: outcomes read-only", lambda: _readonly_after(SMALL.solve(), "deepcopy", lambda o: [o.outcomes]), Returns([True])),
+    api("deepcopied LoopyValues: arrays read-only", lambda: _readonly_after(_graph().loopy_values(), "deepcopy", lambda o: [o.finite, o.outcome]), Returns([True, True])),
+    api("deepcopied PoliceThiefSolution: arrays read-only", lambda: _readonly_after(SMALL.solve(), "deepcopy", lambda o: [o.outcome, o.remoteness, o.move]), Returns([True] * 3)),
+    api("pickled PoliceThiefSolution: arrays read-only", lambda: _readonly_after(SMALL.solve(), "pickle", lambda o: [o.outcome, o.remoteness, o.move]), Returns([True] * 3)),
     api("pickled PoliceThief: cells read-only", lambda: _readonly_after(SMALL, "pickle", lambda o: [o.cells]), Returns([True])),
     api("solve(labels=int64 array) leaves the labels untouched and writable",
         lambda: (lambda lab: (_graph().solve(labels=lab), lab.tolist(), lab.flags.writeable)[1:])(np.array([0, 0, 0, 1])), Returns(([0, 0, 0, 1], True))),
@@ -1199,14 +1202,14 @@ def test_no_side_effects(probe):
 # 12. Valid game refused: a police board with no exit is a well-defined game.
 
 VALID_GAME = [
-    api("no exit, 1x3 'P.T': the police catches the thief", lambda: PoliceThief.from_rows(["P.T"]).solve().result, Returns("Police catches the thief")),
-    api("no exit, 'P*T': nobody can move to anybody: a draw", lambda: PoliceThief.from_rows(["P*T"]).solve().result, Returns("Draw")),
-    api("no exit, 1x2 'PT': caught in one move", lambda: PoliceThief.from_rows(["PT"]).solve().remoteness((0, 0), (0, 1)), Returns(1)),
-    api("no exit, rook police on a diagonal board: a draw", lambda: PoliceThief.from_rows(["P*", "*T"], police_moves="rook").solve().result, Returns("Draw")),
+    api("no exit, 1x3 'P.T': the police catches the thief", lambda: PoliceThief(["P.T"]).solve().result, Returns("Police catches the thief")),
+    api("no exit, 'P*T': nobody can move to anybody: a draw", lambda: PoliceThief(["P*T"]).solve().result, Returns("Draw")),
+    api("no exit, 1x2 'PT': caught in one move", lambda: PoliceThief(["PT"]).solve()[(0, 0), (0, 1), True].remoteness, Returns(1)),
+    api("no exit, rook police on a diagonal board: a draw", lambda: PoliceThief(["P*", "*T"], police_moves="rook").solve().result, Returns("Draw")),
     cli("cli police: board with no exit", ["police"], "1 3\nP.T\n", Exit(0, out="Police catches the thief\n")),
     api("OctalGame('0.0'): no move at all, every heap is a LOSS", lambda: OctalGame("0.0").values(3).tolist(), Returns([0, 0, 0, 0])),
     api("SubtractionGame(set()): no move at all", lambda: SubtractionGame(set()).values(3).tolist(), Returns([0, 0, 0, 0])),
-    api("empty graph: solve, grundy, loopy_grundy", lambda: [len(x) for x in (lambda g: (g.solve(), g.grundy(), g.loopy_grundy()))(GameGraph.from_csr([0], []))], Returns([0, 0, 0])),
+    api("empty graph: solve, values, loopy_values", lambda: [len(x) for x in (lambda g: (g.solve(), g.values(), g.loopy_values()))(GameGraph.from_csr([0], []))], Returns([0, 0, 0])),
 ]
 
 

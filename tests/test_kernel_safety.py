@@ -61,3 +61,12 @@ def test_octal_and_police_kernels_with_garbage(seed):
         call(police.solve_police, pp, garbage(rng, F), tp, garbage(rng, F),
              np.zeros(F, np.uint8), True, np.zeros(rng.choice([n, n + 1]), np.uint8),
              np.zeros(n, rng.choice([np.uint16, np.int32, np.int64])))
+        # The best-move kernel: move tables, outcomes and a slice all garbage.
+        start, stop = rng.randrange(-1, n + 2), rng.randrange(-1, n + 2)
+        call(police.best_moves, pp, tp, np.array([rng.randrange(0, 2) for _ in range(F)],
+                                                 dtype=np.uint8)[:rng.choice([F, max(F - 1, 0)])],
+             rng.random() < 0.5,
+             np.array([rng.randrange(-1, 2) for _ in range(rng.choice([n, n + 1]))], dtype=np.int8),
+             np.array([rng.randrange(0, 9) for _ in range(n)],
+                      dtype=rng.choice([np.uint16, np.int32, np.int64])),
+             start, stop, np.zeros(rng.randrange(0, n + 2), np.int64))

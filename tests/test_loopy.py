@@ -13,7 +13,7 @@ from reference import INF, loopy_staged
 
 
 def as_values(lv):
-    return [(INF, lv.k(v)) if lv.infinite[v] else int(lv.value[v]) for v in range(len(lv))]
+    return [(INF, lv.k(v)) if lv.infinite[v] else int(lv.finite[v]) for v in range(len(lv))]
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -23,10 +23,10 @@ def test_against_staged_definition_and_solve(seed):
         n = rng.randrange(0, 40)
         succ = random_graph(rng, n, rng.randrange(0, 3 * n + 1))
         g = GameGraph.from_adjacency(succ)
-        lv = g.loopy_grundy()
+        lv = g.loopy_values()
         assert as_values(lv) == loopy_staged(n, succ)
         assert lv.outcome.tolist() == g.solve().outcome.tolist()
-        assert lv.stages <= (int(lv.value.max()) if n else -1) + 2
+        assert lv.stages <= (int(lv.finite.max()) if n else -1) + 2
         for v in range(n):
             assert lv[v].outcome == lv.outcome[v]
 
@@ -38,14 +38,14 @@ def test_dags_equal_grundy():
         succ = [[w for w in rng.sample(range(v + 1, n), min(n - v - 1, rng.randrange(4)))]
                 for v in range(n)]
         g = GameGraph.from_adjacency(succ)
-        lv = g.loopy_grundy()
+        lv = g.loopy_values()
         assert not lv.infinite.any()
-        assert lv.value.tolist() == g.grundy().tolist()
+        assert lv.finite.tolist() == g.values().tolist()
 
 
 def test_worked_example():
     g = GameGraph.from_adjacency({"a": ["b"], "b": ["c"], "c": ["a", "d"], "d": ["e"], "e": []})
-    lv = g.loopy_grundy()
+    lv = g.loopy_values()
     assert lv["e"] == LoopyValue(0) and lv["d"] == LoopyValue(1)
     assert lv["a"] == LoopyValue.inf() and lv["b"] == LoopyValue.inf(set())
     assert lv["c"] == LoopyValue.inf({1}) and lv.k("c") == {1}
@@ -78,10 +78,10 @@ def test_sum_rule_against_product_graph(parts):
         for _ in range(parts):
             n = rng.randrange(1, 9 if parts == 2 else 6)
             graphs.append(random_graph(rng, n, rng.randrange(0, 2 * n + 1)))
-        values = [GameGraph.from_adjacency(s).loopy_grundy() for s in graphs]
+        values = [GameGraph.from_adjacency(s).loopy_values() for s in graphs]
         verts, prod = product_graph(graphs)
         sol = prod.solve()
-        lv_prod = prod.loopy_grundy()
+        lv_prod = prod.loopy_values()
         for i, v in enumerate(verts):
             total = loopy_sum(values[c][v[c]] for c in range(parts))
             assert total.outcome == sol.outcome[i], (graphs, v)
@@ -108,16 +108,16 @@ def test_loopy_value_type():
 
 
 def test_edge_cases():
-    assert GameGraph.from_edges([]).loopy_grundy().value.tolist() == []
-    lv = GameGraph.from_edges([(0, 0)]).loopy_grundy()
+    assert GameGraph.from_edges([]).loopy_values().finite.tolist() == []
+    lv = GameGraph.from_edges([(0, 0)]).loopy_values()
     assert lv[0] == LoopyValue.inf() and lv.outcome.tolist() == [DRAW]
-    lv = GameGraph.from_edges([(0, 0), (0, 1)]).loopy_grundy()
+    lv = GameGraph.from_edges([(0, 0), (0, 1)]).loopy_values()
     assert lv[0] == LoopyValue.inf({0}) and lv.outcome[0] == WIN   # the loop keeps it infinite
     n = 10 ** 6
     cyc = GameGraph.from_csr(np.arange(n + 1), (np.arange(n) + 1) % n)
-    assert cyc.loopy_grundy().infinite.all()
+    assert cyc.loopy_values().infinite.all()
     path = GameGraph.from_csr(np.minimum(np.arange(n + 1), n - 1), np.arange(1, n))
-    assert path.loopy_grundy().value.tolist() == path.grundy().tolist()
+    assert path.loopy_values().finite.tolist() == path.values().tolist()
 
 
 def test_impartial_game_loopy():
@@ -125,26 +125,26 @@ def test_impartial_game_loopy():
     # and a loop 4 <-> 5 with an exit 5 -> 0.
     moves = {0: [1], 1: [2], 2: [0, 3], 3: [], 4: [5], 5: [4, 0]}
     game = ImpartialGame(lambda p: moves[p])
-    assert game.loopy_grundy(3) == LoopyValue(0)
+    assert game.loopy_value(3) == LoopyValue(0)
     # 1 -> 2 only, and 2 can reach 0: 1 is worth 0, so 0 is worth 1 and 2 is worth 2.
-    assert [game.loopy_grundy(p) for p in (0, 1, 2)] == [LoopyValue(1), LoopyValue(0), LoopyValue(2)]
+    assert [game.loopy_value(p) for p in (0, 1, 2)] == [LoopyValue(1), LoopyValue(0), LoopyValue(2)]
     # Two tokens: the sum rule, checked against the product graph through Sum options.
-    assert game.loopy_grundy(4) == LoopyValue.inf() and game.loopy_grundy(5) == LoopyValue.inf({1})
+    assert game.loopy_value(4) == LoopyValue.inf() and game.loopy_value(5) == LoopyValue.inf({1})
     g = GameGraph.from_adjacency([moves[p] for p in range(6)])
-    lv = g.loopy_grundy()
+    lv = g.loopy_values()
     for a in range(6):
         for b in range(6):
-            assert game.loopy_grundy(Sum(a, b)) == lv[a] + lv[b]
+            assert game.loopy_value(Sum(a, b)) == lv[a] + lv[b]
     # A game whose options are sums of loopy games.
     two = ImpartialGame(lambda p: [Sum(p[0], p[1])] if isinstance(p, tuple) else moves[p])
-    prod_value = game.loopy_grundy(Sum(4, 2))
+    prod_value = game.loopy_value(Sum(4, 2))
     # (4, 2) has the single option Sum(4, 2): compare with the explicit
     # product graph plus one vertex moving into (4, 2).
     verts, prod = product_graph([[moves[p] for p in range(6)]] * 2)
-    adj = [list(prod.indices[prod.indptr[i]:prod.indptr[i + 1]]) for i in range(prod.n_nodes)]
+    adj = [list(prod.indices[prod.indptr[i]:prod.indptr[i + 1]]) for i in range(prod.n_positions)]
     adj.append([verts.index((4, 2))])
-    expected = GameGraph.from_adjacency(adj).loopy_grundy()[len(adj) - 1]
-    assert two.loopy_grundy((4, 2)) == expected
+    expected = GameGraph.from_adjacency(adj).loopy_values()[len(adj) - 1]
+    assert two.loopy_value((4, 2)) == expected
     assert prod_value == lv[4] + lv[2] == LoopyValue.inf()
 
 
@@ -153,4 +153,4 @@ def test_impartial_game_loopy_on_dag_matches_grundy():
         return [Sum(a, n - k - a) for k in (1, 2) for a in range(n - k + 1)]
     game = ImpartialGame(kayles)
     for n in range(12):
-        assert game.loopy_grundy(n) == LoopyValue(game.grundy(n))
+        assert game.loopy_value(n) == LoopyValue(game.value(n))

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grundy import LOSS, WIN, nim_move, nim_moves, nim_outcome, nim_sum
+from grundy import LOSS, NO_MOVE, WIN, nim_move, nim_moves, nim_outcome, nim_sum
 from reference import nim_tree, nim_winning_moves_tree
 
 
@@ -16,11 +16,11 @@ def test_all_small_positions_against_game_tree(misere):
     for k in range(0, 4):
         for piles in itertools.product(range(5), repeat=k):
             piles = list(piles)
-            assert nim_outcome(piles, misere) == nim_tree(piles, misere), piles
-            assert nim_moves(piles, misere) == nim_winning_moves_tree(piles, misere), piles
+            assert nim_outcome(piles, misere=misere) == nim_tree(piles, misere), piles
+            assert nim_moves(piles, misere=misere) == nim_winning_moves_tree(piles, misere), piles
             arr = np.array(piles, dtype=np.int64)
-            assert nim_outcome(arr, misere) == nim_tree(piles, misere)
-            assert nim_moves(arr, misere) == nim_winning_moves_tree(piles, misere), piles
+            assert nim_outcome(arr, misere=misere) == nim_tree(piles, misere)
+            assert nim_moves(arr, misere=misere) == nim_winning_moves_tree(piles, misere), piles
 
 
 @pytest.mark.parametrize("misere", [False, True])
@@ -28,7 +28,7 @@ def test_random_positions_against_game_tree(misere):
     rng = random.Random(5)
     for _ in range(300):
         piles = [rng.choice([0, 1, 1, 2, 3, 5, 6]) for _ in range(rng.randrange(0, 5))]
-        assert nim_moves(piles, misere) == nim_winning_moves_tree(piles, misere), piles
+        assert nim_moves(piles, misere=misere) == nim_winning_moves_tree(piles, misere), piles
 
 
 piles_st = st.lists(st.integers(min_value=0, max_value=2 ** 80), max_size=8)
@@ -42,31 +42,31 @@ def after(piles, move):
 @settings(max_examples=300, deadline=None)
 @given(piles_st, st.booleans())
 def test_moves_are_exactly_the_moves_to_a_loss(piles, misere):
-    moves = nim_moves(piles, misere)
+    moves = nim_moves(piles, misere=misere)
     if not any(piles):       # the end: LOSS, or in misère play a WIN without a move
-        assert moves == [] and nim_outcome(piles, misere) == (WIN if misere else LOSS)
+        assert moves == [] and nim_outcome(piles, misere=misere) == (WIN if misere else LOSS)
         return
-    assert (nim_outcome(piles, misere) == WIN) == bool(moves)
+    assert (nim_outcome(piles, misere=misere) == WIN) == bool(moves)
     for i, k in moves:
         assert 0 <= k < piles[i]
-        assert nim_outcome(after(piles, (i, k)), misere) == LOSS
+        assert nim_outcome(after(piles, (i, k)), misere=misere) == LOSS
     # No other move to a LOSS on piles we can enumerate cheaply: check each
     # pile's other reductions near the claimed one and small ones.
     for i, x in enumerate(piles):
         for k in set(range(min(x, 4))) | {x - 1} if x else ():
             if k < x and (i, k) not in moves:
-                assert nim_outcome(after(piles, (i, k)), misere) == WIN
+                assert nim_outcome(after(piles, (i, k)), misere=misere) == WIN
 
 
 @settings(max_examples=200, deadline=None)
 @given(piles_st, st.booleans())
 def test_every_move_from_a_loss_leads_to_a_win(piles, misere):
-    if nim_outcome(piles, misere) != LOSS:
+    if nim_outcome(piles, misere=misere) != LOSS:
         return
     for i, x in enumerate(piles):
         for k in {0, x // 2, max(x - 1, 0)}:
             if k < x:
-                assert nim_outcome(after(piles, (i, k)), misere) == WIN
+                assert nim_outcome(after(piles, (i, k)), misere=misere) == WIN
 
 
 def test_big_integer_piles():
@@ -89,11 +89,11 @@ def test_numpy_fast_path_matches_python():
     assert k == int(piles[i]) ^ s
     for misere in (False, True):
         small = rng.integers(0, 2, size=1001)
-        assert nim_moves(small, misere) == nim_moves(small.tolist(), misere)
+        assert nim_moves(small, misere=misere) == nim_moves(small.tolist(), misere=misere)
         one_big = small.copy()
         one_big[500] = 9
-        assert nim_moves(one_big, misere) == nim_moves(one_big.tolist(), misere)
-        assert nim_outcome(one_big, misere) == nim_outcome(one_big.tolist(), misere)
+        assert nim_moves(one_big, misere=misere) == nim_moves(one_big.tolist(), misere=misere)
+        assert nim_outcome(one_big, misere=misere) == nim_outcome(one_big.tolist(), misere=misere)
     assert nim_sum(np.array([], dtype=np.uint8)) == 0
 
 
@@ -106,16 +106,16 @@ def test_two_dimensional_arrays_answer_each_row(misere):
         for cols in (0, 1, 3, 6):
             rows = rng.integers(0, 3, size=(400, cols)).astype(dtype)
             rows[::3] = rng.integers(0, 200, size=rows[::3].shape).astype(dtype)
-            sums, outcomes = nim_sum(rows), nim_outcome(rows, misere)
-            moves, move = nim_moves(rows, misere), nim_move(rows, misere)
+            sums, outcomes = nim_sum(rows), nim_outcome(rows, misere=misere)
+            moves, move = nim_moves(rows, misere=misere), nim_move(rows, misere=misere)
             assert sums.shape == outcomes.shape == (400,) and move.shape == (400, 2)
             assert outcomes.dtype == np.int8 and move.dtype == np.int64
             for r, row in enumerate(rows.tolist()):
                 assert sums[r] == nim_sum(row)
-                assert outcomes[r] == nim_outcome(row, misere), row
-                assert moves[r] == nim_moves(row, misere), row
-                first = nim_move(row, misere)
-                assert tuple(move[r]) == (first if first is not None else (-1, -1))
+                assert outcomes[r] == nim_outcome(row, misere=misere), row
+                assert moves[r] == nim_moves(row, misere=misere), row
+                first = nim_move(row, misere=misere)
+                assert tuple(move[r]) == (first if first is not NO_MOVE else (-1, -1))
 
 
 @pytest.mark.filterwarnings("ignore:the matrix subclass:PendingDeprecationWarning")
@@ -136,7 +136,10 @@ def test_two_dimensional_edge_cases():
 
 def test_empty_position():
     assert nim_outcome([]) == LOSS and nim_outcome([], misere=True) == WIN
-    assert nim_move([]) is None and nim_moves([], misere=True) == []
+    assert nim_move([]) is NO_MOVE and nim_moves([], misere=True) == []
+    # Any LOSS answers NO_MOVE, which equals -1 and prints as its name.
+    assert nim_move([3, 3]) is NO_MOVE and nim_move([1], misere=True) is NO_MOVE
+    assert nim_move([2, 2]) == -1 and repr(nim_move([2, 2])) == "NO_MOVE"
 
 
 @pytest.mark.parametrize("piles, exc, match", [

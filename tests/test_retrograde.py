@@ -1,11 +1,13 @@
 """The retrograde kernel (GameGraph.solve) against the round-by-round reference."""
+import copy as copy_module
+import pickle
 import random
 
 import numpy as np
 import pytest
 
 import grundy
-from grundy import DRAW, LOSS, WIN, GameGraph
+from grundy import DRAW, LOSS, NO_MOVE, WIN, GameGraph, ImpartialGame, Sum
 
 from conftest import random_graph
 from reference import check_moves, solve_rounds
@@ -153,7 +155,7 @@ def test_every_constructor_gives_the_same_answer():
         ]
         expected = solve_rounds(n, succ)
         for g in graphs:
-            assert g.n_nodes == n and g.n_edges == len(edges)
+            assert g.n_positions == n and g.n_moves == len(edges)
             sol = g.solve()
             assert (sol.outcome.tolist(), sol.remoteness.tolist()) == expected
 
@@ -162,30 +164,31 @@ def test_networkx_names_and_labels():
     nx = pytest.importorskip("networkx")
     dg = nx.DiGraph([("a", "b"), ("b", "c"), ("c", "a"), ("c", "end")])
     g = GameGraph.from_networkx(dg)
-    assert g.nodes == ("a", "b", "c", "end")
+    assert g.positions == ("a", "b", "c", "end")
     sol = g.solve()
     assert sol.line("a") == ["a", "b", "c", "end"]
     assert sol["c"] == (WIN, 1, "end")
+    assert sol["c"] == grundy.Evaluation(WIN, 1, "end") and sol["c"].move == "end"
     sol = g.solve(labels={"end": WIN})
-    assert sol["c"][0] == DRAW
-    with pytest.raises(ValueError, match="'zzz' is not a node"):
+    assert sol["c"][0] == DRAW and sol["c"].outcome == DRAW
+    with pytest.raises(ValueError, match="'zzz' is not a position"):
         g.solve(labels={"zzz": WIN})
 
 
 def test_networkx_multigraph_and_undirected():
     nx = pytest.importorskip("networkx")
     mg = nx.MultiDiGraph([(0, 1), (0, 1), (1, 2)])
-    assert GameGraph.from_networkx(mg).n_edges == 3
+    assert GameGraph.from_networkx(mg).n_moves == 3
     ug = nx.Graph([(0, 1)])
     g = GameGraph.from_networkx(ug)
-    assert g.n_edges == 2 and g.solve().outcome.tolist() == [DRAW, DRAW]
+    assert g.n_moves == 2 and g.solve().outcome.tolist() == [DRAW, DRAW]
 
 
 def test_scipy_explicit_zeros_are_not_moves():
     sp = pytest.importorskip("scipy.sparse")
     mat = sp.csr_matrix((np.array([1.0, 0.0]), np.array([1, 0]), np.array([0, 2, 2])), shape=(2, 2))
     g = GameGraph.from_scipy(mat)
-    assert g.n_edges == 1 and g.successors(0) == [1]
+    assert g.n_moves == 1 and g.moves(0) == [1]
 
 
 def test_arrays_are_read_only():
@@ -222,7 +225,7 @@ def test_long_cycle_is_all_draws():
 def test_counts_and_repr():
     sol = GameGraph.from_edges([(0, 1), (2, 2)]).solve()
     assert sol.counts() == {WIN: 1, LOSS: 1, DRAW: 1}
-    assert repr(sol) == "Solution(n=3, WIN=1, LOSS=1, DRAW=1)"
+    assert repr(sol) == "GraphSolution(n_positions=3, WIN=1, LOSS=1, DRAW=1)"
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -236,3 +239,161 @@ def test_high_out_degree_uses_the_wide_counters(seed):
     check(succ, misere=seed % 2 == 1)
     labels = {3: WIN, 4: LOSS}
     check(succ, labels=labels)
+
+
+# -- ImpartialGame.solve against the explicit graph ------------------------------
+
+def _node(x):
+    return x.parts[0] if isinstance(x, Sum) and len(x) == 1 else x
+
+
+def explicit_game_graph(moves, root):
+    """Every position reachable from root, by hand: a Sum is a position of its
+    own whose moves change one part (a one-part Sum is its part).  Returns
+    {position: [successor positions]}."""
+    def options(node):
+        if isinstance(node, Sum):
+            parts = node.parts
+            return [_node(Sum(*parts[:i], o, *parts[i + 1:]))
+                    for i, part in enumerate(parts) for o in options(part)]
+        return [_node(o) for o in moves(node)]
+
+    adj, todo = {}, [_node(root)]
+    while todo:
+        node = todo.pop()
+        if node in adj:
+            continue
+        adj[node] = options(node)
+        todo.extend(adj[node])
+    return adj
+
+
+def random_move_function(rng, n, acyclic, sums):
+    """moves(p) for p in 0..n-1: ints (and, if sums, two-part Sums), moving
+    only to smaller numbers when acyclic."""
+    table = []
+    for p in range(n):
+        targets = range(p) if acyclic else range(n)
+        opts = []
+        for _ in range(rng.randrange(0, 4) if targets else 0):
+            if sums and rng.random() < 0.25:
+                opts.append(Sum(rng.choice(targets), rng.choice(targets)))
+            else:
+                opts.append(rng.choice(targets))
+        table.append(opts)
+    return lambda p: table[p]
+
+
+def check_impartial_solve(game, moves, root, misere):
+    sol = game.solve(root, misere=misere)
+    adj = explicit_game_graph(moves, root)
+    ref = GameGraph.from_adjacency(adj).solve(misere=misere)
+    assert isinstance(sol, grundy.GraphSolution) and isinstance(sol, grundy.Solution)
+    assert sol.start == _node(root) and sol.position(0) == _node(root)
+    assert set(sol.positions) == set(adj) and sol.n_positions == len(adj)
+    names = list(adj)
+    rounds = solve_rounds(len(names), [[names.index(w) for w in adj[v]] for v in names],
+                          misere=misere)
+    for k, p in enumerate(names):
+        e = sol[p]
+        assert (e.outcome, e.remoteness) == (ref[p].outcome, ref[p].remoteness), (root, p)
+        assert (e.outcome, e.remoteness) == (rounds[0][k], rounds[1][k]), (root, p)
+        # The move is a legal one that keeps the value.
+        if not adj[p]:
+            assert e.move is NO_MOVE
+        else:
+            assert e.move in adj[p], (p, e.move)
+            nxt = sol[e.move]
+            if e.outcome == DRAW:
+                assert nxt.outcome == DRAW
+            else:
+                assert nxt.outcome == -e.outcome and nxt.remoteness == e.remoteness - 1
+    line = sol.line()
+    assert line[0] == sol.start
+    if sol[sol.start].outcome != DRAW:
+        assert len(line) == sol[sol.start].remoteness + 1
+    return sol
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_impartial_solve_against_explicit_graph(seed):
+    rng = random.Random(seed)
+    for trial in range(40):
+        acyclic = trial % 2 == 0
+        n = rng.randrange(1, 9 if acyclic else 12)
+        moves = random_move_function(rng, n, acyclic, sums=acyclic)
+        game = ImpartialGame(moves)
+        roots = [rng.randrange(n), Sum(rng.randrange(n), rng.randrange(n))]
+        for root in roots:
+            for misere in (False, True):
+                sol = check_impartial_solve(game, moves, root, misere)
+                if acyclic:
+                    assert not (sol.outcome == DRAW).any()
+                    if not misere:
+                        # Sprague-Grundy: a WIN exactly where the value is not 0,
+                        # at the start and at every position reached.
+                        value = game.value(root)
+                        assert sol[root].outcome == (WIN if value else LOSS)
+                        for p in sol.positions:
+                            assert sol[p].outcome == (WIN if game.value(p) else LOSS)
+
+
+def test_impartial_solve_hand_checked():
+    # Subtract 1 or 2: multiples of 3 are lost; the start is the position given.
+    game = ImpartialGame(lambda n: [n - s for s in (1, 2) if s <= n])
+    sol = game.solve(7)
+    assert sol.start == 7 and sol[7] == (WIN, 5, 6) and sol.line() == [7, 6, 4, 3, 1, 0]
+    assert sol[6].outcome == LOSS and sol[0] == (LOSS, 0, NO_MOVE)
+    assert game.solve(7, misere=True)[0].outcome == WIN
+    # Misère: 1 (one move to the end) is lost; 3k + 1 are lost.
+    misere = game.solve(7, misere=True)
+    assert [misere[n].outcome for n in range(8)] == [WIN, LOSS, WIN, WIN, LOSS, WIN, WIN, LOSS]
+    # A sum is a position of its own: 2 + 2 (value 2 ^ 2 = 0) is lost.
+    sol = game.solve(Sum(2, 2))
+    assert sol.start == Sum(2, 2) and sol[Sum(2, 2)].outcome == LOSS
+    assert sol[Sum(2, 1)].outcome == WIN and sol[Sum(2, 1)].move == Sum(1, 1)
+    # A cycle: 0 <-> 1, 1 -> 2 (terminal); 3 -> 3 only.
+    loopy = ImpartialGame(lambda p: {0: [1], 1: [0, 2], 2: [], 3: [3]}[p])
+    assert loopy.solve(0)[0] == (LOSS, 2, 1) and loopy.solve(1)[1] == (WIN, 1, 2)
+    assert loopy.solve(3)[3] == (DRAW, -1, 3) and loopy.solve(3).line() == [3, 3]
+    with pytest.raises(TypeError):
+        game.solve(7, True)                       # options are keyword-only
+    with pytest.raises(ValueError, match="is not a position"):
+        game.solve(3)[5]
+
+
+# -- pickles and names ---------------------------------------------------------------
+
+def test_graph_solution_pickles_read_only():
+    g = GameGraph.from_edges([("a", "b"), ("b", "c"), ("c", "a"), ("c", "d")], names=True)
+    game = ImpartialGame(lambda n: [n - s for s in (1, 2) if s <= n])
+    for sol in (g.solve(), g.solve(misere=True, labels={"d": WIN}), game.solve(Sum(3, 4))):
+        for copy in (pickle.loads(pickle.dumps(sol)), copy_module.deepcopy(sol)):
+            assert isinstance(copy, grundy.GraphSolution) and copy is not sol
+            assert list(copy.positions) == list(sol.positions) and copy.start == sol.start
+            for name in ("outcome", "remoteness", "move"):
+                a, b = getattr(copy, name), getattr(sol, name)
+                assert a.dtype == b.dtype and np.array_equal(a, b), name
+                assert not a.flags.writeable, name
+                with pytest.raises(ValueError):
+                    a[0] = 0
+            for arr in (copy.graph.indptr, copy.graph.indices):
+                assert not arr.flags.writeable
+            assert [copy[p] for p in copy.positions] == [sol[p] for p in sol.positions]
+            assert repr(copy) == repr(sol)
+
+
+def test_outcome_and_no_move_names_and_pickles():
+    assert repr(WIN) == "WIN" and str(WIN) == "WIN" and f"{LOSS}" == "LOSS"
+    assert repr(DRAW) == "DRAW" and f"{DRAW:>5}" == " DRAW"
+    assert WIN == 1 and LOSS == -1 and DRAW == 0 and grundy.Outcome(-1) is LOSS
+    assert repr(NO_MOVE) == "NO_MOVE" and str(NO_MOVE) == "NO_MOVE" and f"{NO_MOVE}" == "NO_MOVE"
+    assert NO_MOVE == -1 and isinstance(NO_MOVE, int)
+    assert pickle.loads(pickle.dumps(grundy.NO_MOVE)) is grundy.NO_MOVE
+    assert copy_module.deepcopy(NO_MOVE) is NO_MOVE
+    for o in (WIN, LOSS, DRAW):
+        assert pickle.loads(pickle.dumps(o)) is o
+    e = GameGraph.from_edges([(0, 1)]).solve()[1]
+    assert e == (LOSS, 0, NO_MOVE) and repr(e) == "Evaluation(LOSS, remoteness=0, move=NO_MOVE)"
+    back = pickle.loads(pickle.dumps(e))
+    assert back == e and back.outcome is LOSS and back.move is NO_MOVE

@@ -297,13 +297,13 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
 
     p = sub.add_parser(
-        "graph", help="win/loss/draw and remoteness of every vertex of a game graph",
-        description="Read a game graph and print one line per vertex: 'WIN r', 'LOSS r' "
+        "graph", help="win/loss/draw and remoteness of every position of a game graph",
+        description="Read a game graph and print one line per position (vertex): 'WIN r', 'LOSS r' "
                     "or 'DRAW -1' (r = remoteness).  --format nm (the default): 'n m', then "
                     "m lines 'u v' (a move u -> v, vertices 0..n-1).  --format edges: one "
                     "move 'u v' or 'u,v' per line, vertices named by any text without "
                     "spaces or commas ('#' starts a comment line); each output line then "
-                    "starts with the vertex name, in order of first appearance.")
+                    "starts with the position's name, in order of first appearance.")
     _add_file(p)
     p.add_argument("--format", choices=("nm", "edges"), default="nm",
                    help="input format (default: nm)")

@@ -486,6 +486,8 @@ class ImpartialGame:
         move changes one part); a one-part sum is its part."""
         from grundy.graph import GameGraph
 
+        for c in _components(position):
+            _check_hashable(c, "got the position")
         root = _node(position)
         index = {root: 0}
         nodes = [root]
@@ -537,6 +539,8 @@ class ImpartialGame:
         """
         if isinstance(position, Sum) and len(position) != 1:
             return loopy_sum(self.loopy_value(p) for p in position.parts)
+        for c in _components(position):
+            _check_hashable(c, "got the position")
         root = _node(position)
         if root in self._loopy_values:
             return self._loopy_values[root]

@@ -375,6 +375,13 @@ class _PositionList(Sequence[Any]):
     def __iter__(self) -> Iterator[Any]:
         return (self._solution.position(j) for j in range(len(self)))
 
+    def __contains__(self, position: object) -> bool:
+        try:                             # by number, not by a scan of every position
+            self._solution.index(position)
+        except (TypeError, ValueError):
+            return False
+        return True
+
     def __repr__(self) -> str:
         return f"<{len(self)} positions of {self._solution!r}>"
 

@@ -11,7 +11,6 @@ position is a list of component positions, worth the xor of their values.
 """
 import numpy as np
 
-from libc.stdlib cimport malloc, free
 
 from grundy._core._typedefs cimport int64_t
 from grundy._core.csr cimport check_csr, max_out_degree

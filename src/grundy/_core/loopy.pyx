@@ -16,7 +16,7 @@ edges into the vertices it labels or hits); there are at most
 """
 import numpy as np
 
-from grundy._core._typedefs cimport int64_t, uint8_t
+from grundy._core._typedefs cimport int64_t
 from grundy._core.csr cimport reverse_csr, check_csr
 from grundy._core._interrupt cimport interrupted, raise_interrupt
 

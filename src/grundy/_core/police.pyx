@@ -13,7 +13,8 @@ remoteness, with an int32 rerun when a remoteness does not fit.
 """
 import numpy as np
 
-from grundy._core._typedefs cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, rem_t
+from grundy._core._typedefs cimport (int8_t, int32_t, int64_t, uint8_t, uint16_t, rem_t,
+                                     DRAW)
 from libc.stdint cimport INT64_MAX
 from grundy._core._interrupt cimport interrupted, raise_interrupt
 from grundy._core.retrograde cimport (
@@ -231,6 +232,6 @@ def best_moves(const int64_t[:, ::1] pol_next, const int64_t[:, ::1] thf_next,
 
 cdef inline bint _keeps(int8_t o, int64_t r, int8_t o2, int64_t r2) noexcept nogil:
     """A move to (o2, r2) is optimal from (o, r)."""
-    if o == 0:
-        return o2 == 0
+    if o == DRAW:
+        return o2 == DRAW
     return o2 == -o and r2 == r - 1

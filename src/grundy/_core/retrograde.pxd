@@ -35,8 +35,6 @@ cdef enum:
 # looked at).  Decided states hold a mark: -1 (WIN) or -2 (LOSS) in the
 # state's type, that is 255 / 254 for uint8_t.
 cdef enum:
-    WIDE_WIN = -1
-    WIDE_LOSS = -2
     COMPACT_WIN = 255
     COMPACT_LOSS = 254
     COMPACT_MAX_MOVES = 253

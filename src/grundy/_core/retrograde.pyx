@@ -20,7 +20,7 @@ from libc.stdlib cimport malloc, free
 from libc.stdint cimport INT64_MAX
 
 from grundy._core._typedefs cimport (int8_t, int32_t, int64_t, uint8_t,
-                                     uint16_t, count_t, rem_t, WIN, LOSS,
+                                     uint16_t, count_t, rem_t, WIN, LOSS, DRAW,
                                      grundy_prefetch)
 from grundy._core.csr cimport reverse_csr, check_csr, max_out_degree
 from grundy._core._interrupt cimport interrupted, raise_interrupt
@@ -371,12 +371,12 @@ cdef inline void _finish(const int64_t[::1] indptr, const int64_t[::1] indices,
     cdef count_t win_mark = <count_t> -1, loss_mark = <count_t> -2, st
     for v in range(n):
         st = state[v]
-        outcome[v] = WIN if st == win_mark else (LOSS if st == loss_mark else 0)
+        outcome[v] = WIN if st == win_mark else (LOSS if st == loss_mark else DRAW)
     for v in range(n):
-        if outcome[v] == 0:
+        if outcome[v] == DRAW:
             remoteness[v] = -1
             for e in range(indptr[v], indptr[v + 1]):
-                if outcome[indices[e]] == 0:
+                if outcome[indices[e]] == DRAW:
                     move[v] = indices[e]
                     break
 
