@@ -1,6 +1,8 @@
 """Police and thief: the implicit solver at 20x20 .. 100x100, next to the
 explicit approach: the position graph built in Python (plain loops, at 20x20)
 or vectorised with numpy (up to 40x40), then GameGraph.solve(labels=...).
+Also the time to build the best move of every position (``sol.move``) after
+a solve, side by side with the solve.
 
 Each implicit solve runs in a fresh subprocess so that its peak memory
 (peak RSS above the process's RSS just before solving) is its own.
@@ -111,8 +113,11 @@ def child(n, walls):
     sol = board.solve()
     dt = time.perf_counter() - t0
     peak = _status_kib("VmHWM") - base
+    t0 = time.perf_counter()
+    sol.move                          # every best move, built by the kernel on first use
+    dt_move = time.perf_counter() - t0
     print(json.dumps({"positions": board.n_positions, "time": dt, "peak_kib": peak,
-                      "result": sol.result}))
+                      "move_time": dt_move, "result": sol.result}))
 
 
 def main():
@@ -144,8 +149,10 @@ def main():
                 ratio = f"{t_exp / t_imp:.0f}x"
             rows.append([f"{n}x{n}", f"{int(walls * 100)}%", f"{r['positions']:,}", f"{r['time']:.3f}",
                          f"{r['peak_kib'] / 1024:,.0f}", f"{r['positions'] / r['time'] / 1e6:.1f}",
+                         f"{r['move_time']:.3f}", f"{r['move_time'] / r['time']:.2f}",
                          py_explicit, py_ratio, explicit, ratio, r["result"]])
     print_table(["board", "walls", "positions", "implicit s", "peak MiB", "M positions/s",
+                 "move array s", "move/solve",
                  "explicit(py) s", "py/implicit", "explicit(numpy) s", "numpy/implicit",
                  "result"], rows)
 

@@ -42,10 +42,12 @@ def public_members():
         out.append((name, obj))
         if inspect.isclass(obj):
             for attr in dir(obj):
-                if attr.startswith("_"):
+                if attr.startswith("_") and attr != "__getitem__":     # sol[p] is public
                     continue
                 # The class that defines the attribute, as lookup finds it.
-                owner = next(c for c in obj.__mro__ if attr in vars(c))
+                owner = next((c for c in obj.__mro__ if attr in vars(c)), None)
+                if owner is None:                     # from the metaclass (an Enum's)
+                    continue
                 value = vars(owner)[attr]
                 if isinstance(value, classmethod):
                     value = value.__func__
@@ -114,6 +116,9 @@ def test_numpydoc_sections(name, obj):
             assert shown in doc, f"{name}: parameter {p.name} is not documented"
     if not inspect.isclass(obj) and sig.return_annotation not in ("None", None):
         assert "Returns\n-------" in doc, f"{name}: no Returns section"
+    if params and not inspect.isclass(obj):
+        # Anything taking arguments can refuse them.
+        assert "Raises\n------" in doc, f"{name}: no Raises section"
 
 
 @pytest.mark.parametrize("name, obj", MEMBERS, ids=[name for name, _ in MEMBERS])
@@ -218,7 +223,7 @@ def test_package_is_typed():
 
 
 def test_mypy_strict_on_the_installed_package(tmp_path):
-    pytest.importorskip("mypy")
+    # mypy is in the test extra: its absence is a failure, not a skip.
     # Run away from the source tree, so mypy checks the installed package.
     run = subprocess.run([sys.executable, "-m", "mypy", "--config-file",
                           os.path.join(ROOT, "pyproject.toml"), "--cache-dir",
@@ -226,3 +231,93 @@ def test_mypy_strict_on_the_installed_package(tmp_path):
                          cwd=tmp_path, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "Success" in run.stdout
+
+
+# -- the edges of the vocabulary -------------------------------------------------------
+
+def test_named_values_format_as_numbers_when_asked():
+    assert f"{grundy.WIN:d}" == "1" and format(grundy.LOSS, "+d") == "-1"
+    assert f"{grundy.NO_MOVE:>8}" == " NO_MOVE" and f"{grundy.NO_MOVE:d}" == "-1"
+    assert type(grundy.NO_MOVE)() is grundy.NO_MOVE
+
+
+def test_evaluation_repr_of_plain_values():
+    assert repr(Evaluation(1, 0, -1)) == "Evaluation(WIN, remoteness=0, move=-1)"
+    assert repr(Evaluation(7, 0, -1)) == "Evaluation(7, remoteness=0, move=-1)"
+
+
+def test_position_list_takes_position_numbers_only():
+    sol = grundy.PoliceThief.parse("1 2\nPT").solve()
+    assert sol.positions[3] == grundy.PolicePosition((0, 0), (0, 1), True)
+    assert grundy.PolicePosition((0, 0), (0, 1), True) in sol.positions
+    assert ((0, 0), (5, 5), True) not in sol.positions
+    for bad, exc in ((1.7, TypeError), ("3", TypeError), (True, TypeError),
+                     (-1, ValueError), (8, IndexError)):
+        with pytest.raises(exc):
+            sol.positions[bad]
+
+
+def test_none_can_be_a_position_name():
+    sol = grundy.GameGraph.from_edges([(None, "b")], names=True).solve()
+    assert sol.line(None) == [None, "b"]
+    assert sol[None].move == "b"
+    with pytest.raises(TypeError, match="needs a position: this game has no start"):
+        sol.line()
+
+
+def test_solution_constructors_check_and_copy():
+    g = grundy.GameGraph.from_edges([(0, 1)])
+    outcome = np.array([1, -1])
+    sol = grundy.GraphSolution(g, outcome, [1, 0], [1, -1])
+    assert outcome.flags.writeable                       # the caller's array is untouched
+    assert sol.outcome.dtype == np.int8 and not sol.outcome.flags.writeable
+    with pytest.raises(TypeError, match="remoteness must hold integers"):
+        grundy.GraphSolution(g, [1, -1], np.array([1.5, 0]), [1, -1])
+    with pytest.raises(ValueError, match=r"move\[0\] = 2: expected -1..1"):
+        grundy.GraphSolution(g, [1, -1], [1, 0], [2, -1])
+    with pytest.raises(ValueError, match="outcome has 3 entries"):
+        grundy.GraphSolution(g, [1, -1, 0], [1, 0], [1, -1])
+    with pytest.raises(TypeError, match="graph must be a GameGraph"):
+        grundy.GraphSolution("g", [1, -1], [1, 0], [1, -1])
+    with pytest.raises(TypeError, match="value must hold integers"):
+        grundy.LoopyValues(g, np.array([0.5, 1]), 1)
+    board = grundy.PoliceThief.parse("1 2\nPT")
+    solved = board.solve()
+    again = grundy.PoliceThiefSolution(board, solved.outcome, solved.remoteness)
+    assert np.array_equal(again.move, solved.move)
+    assert np.array_equal(again.remoteness, solved.remoteness)
+    # The solve's own arrays cannot be changed underneath the solution.
+    assert not solved.outcome.base.flags.writeable
+
+
+def test_lazy_police_arrays_respect_the_solves_memory_limit():
+    board = grundy.PoliceThief(["." * 30] * 29 + ["P" + "." * 28 + "T"])
+    limit = 2 * board.memory_estimate()           # room for the solve's queue
+    sol = board.solve(max_memory=limit)
+    assert 8 * board.n_positions > limit
+    with pytest.raises(grundy.MemoryLimitError, match="int64 moves"):
+        sol.move
+    with pytest.raises(grundy.MemoryLimitError, match="int64 remoteness"):
+        sol.remoteness
+    assert sol[sol.start].outcome == grundy.WIN           # single answers need no array
+    with pytest.raises(ValueError, match="remoteness_bytes must be 2 or 4"):
+        board.memory_estimate(remoteness_bytes=3)
+
+
+def test_positions_name_numbered_vertices_from_any_input():
+    names = ["up", "down"]
+    for g in (grundy.GameGraph.from_edges([(0, 1)], positions=names),
+              grundy.GameGraph.from_edges(np.array([[0, 1]]), positions=names),
+              grundy.GameGraph.from_adjacency([[1], []], positions=names),
+              grundy.GameGraph.from_csr([0, 1, 1], [1], positions=names),
+              grundy.GameGraph([0, 1, 1], [1], positions=names)):
+        assert g.positions == ("up", "down") and g.solve()["up"].move == "down"
+    with pytest.raises(ValueError, match="cannot be given with names=True"):
+        grundy.GameGraph.from_edges([("a", "b")], names=True, positions=["a", "b"])
+    with pytest.raises(ValueError, match="3 position names for 2 positions"):
+        grundy.GameGraph.from_edges([(0, 1)], positions=["a", "b", "c"])
+
+
+def test_period_search_respects_max_memory():
+    with pytest.raises(grundy.MemoryLimitError):
+        grundy.OctalGame("0.6").periodicity(10 ** 6, max_memory=10 ** 5)

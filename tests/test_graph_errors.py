@@ -49,7 +49,7 @@ def test_from_csr_rejects(indptr, indices, match):
 
 
 def test_from_adjacency_rejects():
-    with pytest.raises(ValueError, match="successor 3 of vertex 1 is not a vertex: valid range is 0..1"):
+    with pytest.raises(ValueError, match="successor 3 of position 1 is not a position: valid range is 0..1"):
         GameGraph.from_adjacency([[1], [3]])
     with pytest.raises(TypeError, match=r"adj\[0\] must be an iterable of successors, got 5"):
         GameGraph.from_adjacency([5])
@@ -136,7 +136,7 @@ def test_position_names_rejected():
         GameGraph([0, 0, 0], [], positions=["a", "a"])
     with pytest.raises(TypeError, match=r"position names must be hashable, got \['b'\]"):
         GameGraph([0, 0, 0], [], positions=["a", ["b"]])
-    with pytest.raises(ValueError, match="3 position names for 2 vertices"):
+    with pytest.raises(ValueError, match="3 position names for 2 positions"):
         GameGraph([0, 0, 0], [], positions=["a", "b", "c"])
     with pytest.raises(TypeError):
         GameGraph([0, 0, 0], [], ["a", "b"])          # positions is keyword-only
@@ -163,7 +163,7 @@ def test_from_edges_with_names():
     ([("a", "b", "c")], {"names": True}, ValueError, r"edge 0 is \('a', 'b', 'c'\): an edge is a \(u, v\) pair"),
     ([5], {"names": True}, TypeError, r"edge 0 is 5: an edge is a \(u, v\) pair"),
     (["ab"], {"names": True}, TypeError, "edge 0 is 'ab'"),
-    ([("a", ["b"])], {"names": True}, TypeError, r"vertex names must be hashable, got \['b'\]"),
+    ([("a", ["b"])], {"names": True}, TypeError, r"position names must be hashable, got \['b'\]"),
     ("ab", {"names": True}, TypeError, "edges must be an iterable of"),
 ])
 def test_from_edges_with_names_rejects(edges, kwargs, exc, match):

@@ -331,7 +331,7 @@ def test_board_accessors():
     assert board.n_positions == 2 * board.n_cells ** 2
     assert board.steps((0, 0), "police") == [(0, 1), (1, 0)]
     assert board.steps((2, 3), "thief") == [(1, 3), (2, 2), (2, 4), (3, 3)]
-    assert board.render((4, 6), (4, 6)).splitlines()[-1] == "......X"
+    assert board.render(police=(4, 6), thief=(4, 6)).splitlines()[-1] == "......X"
     assert "PoliceThief(5x7" in repr(board)
     sol = board.solve()
     F = board.n_cells

@@ -22,7 +22,7 @@ __version__ = "0.1.0"
 _EXPORTS = {
     "Outcome": "grundy._common", "WIN": "grundy._common", "LOSS": "grundy._common",
     "DRAW": "grundy._common", "NO_MOVE": "grundy._common", "CycleError": "grundy._common",
-    "MemoryLimitError": "grundy._common",
+    "MemoryLimitError": "grundy._common", "NoMoveType": "grundy._common",
     "Solution": "grundy.solution", "Evaluation": "grundy.solution",
     "GameGraph": "grundy.graph", "GraphSolution": "grundy.graph",
     "ImpartialGame": "grundy.impartial", "Sum": "grundy.impartial",
@@ -41,7 +41,7 @@ __all__ = list(_EXPORTS)
 
 if TYPE_CHECKING:                  # what the lazy loading below provides, for type checkers
     from grundy._common import (DRAW, LOSS, NO_MOVE, WIN, CycleError, MemoryLimitError,
-                                Outcome)
+                                NoMoveType, Outcome)
     from grundy.graph import GameGraph, GraphSolution
     from grundy.impartial import ImpartialGame, Sum, grundy_sum
     from grundy.loopy import LoopyValue, LoopyValues, loopy_sum

@@ -53,7 +53,15 @@ class Outcome(enum.IntEnum):
         return self.name
 
     def __format__(self, spec: str) -> str:
-        return format(self.name, spec)
+        return _format_named(self, self.name, spec)
+
+
+def _format_named(value: int, name: str, spec: str) -> str:
+    """Format a named int: as its name, unless the spec asks for a number
+    (``{:d}``, ``{:+d}``, ``{:x}``...)."""
+    if spec and spec[-1] in "bcdoxXneEfFgG%":
+        return int.__format__(value, spec)
+    return format(name, spec)
 
 
 WIN: Final = Outcome.WIN
@@ -75,14 +83,20 @@ class NoMoveType(int):
     (NO_MOVE, True)
     """
     __slots__ = ()
+    _instance: NoMoveType | None = None
 
     def __new__(cls) -> NoMoveType:
-        return super().__new__(cls, -1)
+        if cls._instance is None:           # one object: ``is NO_MOVE`` always works
+            cls._instance = super().__new__(cls, -1)
+        return cls._instance
 
     def __repr__(self) -> str:
         return "NO_MOVE"
 
     __str__ = __repr__
+
+    def __format__(self, spec: str) -> str:
+        return _format_named(self, "NO_MOVE", spec)
 
     def __reduce__(self) -> str:
         return "NO_MOVE"                 # pickled by name: one object

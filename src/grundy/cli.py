@@ -99,7 +99,7 @@ def read_graph(data: bytes, *, one_based: bool = False,
     # The whole run at its peak: the numbers read, the graph and its
     # building, the solve, and the output text (26 bytes a vertex at most).
     check_memory(8 * len(tokens) + build_bytes(n, m) + solve_bytes(n, m) + 26 * n, max_memory,
-                 f"a graph with n = {n:,} vertices and m = {m:,} edges")
+                 f"a graph with n = {n:,} positions and m = {m:,} moves")
     edges = tokens[2:].reshape(m, 2)
     if one_based:
         edges -= 1
@@ -202,7 +202,7 @@ def _cmd_police(args: argparse.Namespace) -> None:
             mover = "police" if pos.police_to_move else "thief"
             out.append("")
             out.append(f"position {k}: police {pos.police}, thief {pos.thief}, {mover} to move")
-            out.append(board.render(pos.police, pos.thief))
+            out.append(board.render(police=pos.police, thief=pos.thief))
     _write(("\n".join(out) + "\n").encode())
 
 

@@ -31,7 +31,7 @@ from grundy._core import loopy as _loopy
 from grundy._core import retrograde as _retro
 from grundy._core import textio as _textio
 from grundy.loopy import LoopyValues
-from grundy.solution import Solution
+from grundy.solution import Solution, checked_array
 
 __all__ = ["GameGraph", "GraphSolution"]
 
@@ -104,7 +104,7 @@ class GameGraph:
             raise TypeError(f"positions must be a sequence of names, got {shorten(positions)}")
         names = tuple(positions)
         if len(names) != n:
-            raise ValueError(f"{len(names)} position names for {n} vertices")
+            raise ValueError(f"{len(names)} position names for {n} positions")
         try:
             index = {name: i for i, name in enumerate(names)}
         except TypeError:
@@ -159,7 +159,8 @@ class GameGraph:
 
     @classmethod
     def from_edges(cls, edges: Iterable[Any] | npt.NDArray[Any], *, n: int | None = None,
-                   names: bool = False, max_memory: int | None = None) -> GameGraph:
+                   names: bool = False, positions: Iterable[Hashable] | None = None,
+                   max_memory: int | None = None) -> GameGraph:
         """Graph from an (m, 2) array-like or an iterable of (u, v) moves.
 
         Successors keep the order in which their edges are given.
@@ -175,6 +176,8 @@ class GameGraph:
             strings, integers, tuples...), numbered in the order in which they
             first appear; ``g.positions`` lists them, and labels, ``line()``
             and ``sol[...]`` then take and give names.
+        positions : sequence of hashable, optional
+            Names for the numbered vertices 0..n-1 (not with ``names=True``).
         max_memory : int, optional
             Bytes the graph may take (default: the memory available).
 
@@ -185,9 +188,10 @@ class GameGraph:
         Raises
         ------
         TypeError
-            If an edge is not a pair, or a vertex id not an integer.
+            If an edge is not a pair, or a vertex number not an integer.
         ValueError
-            If a vertex id is negative or not below ``n``.
+            If a vertex number is negative or not below ``n``, or the
+            names do not fit.
         MemoryLimitError
             If the graph would need more than ``max_memory``: refused
             before it is allocated.
@@ -199,12 +203,16 @@ class GameGraph:
         >>> g = GameGraph.from_edges([("start", "mid"), ("mid", "end")], names=True)
         >>> g.positions, g.solve().line("start")
         (('start', 'mid', 'end'), ['start', 'mid', 'end'])
+        >>> GameGraph.from_edges([(0, 1)], positions=["up", "down"]).moves("up")
+        ['down']
         """
         names = check_bool(names, "names")
         if names:
-            if n is not None:
-                raise ValueError(f"n = {shorten(n)} cannot be given with names=True: the "
-                                 "vertices are the names found in the edges")
+            for option, value in (("n", n), ("positions", positions)):
+                if value is not None:
+                    raise ValueError(f"{option} = {shorten(value)} cannot be given with "
+                                     f"names=True: the positions are the names found in "
+                                     f"the edges")
             return cls._from_named_edges(edges, max_memory)
         if n is not None:
             n = check_count(n, "n")
@@ -228,7 +236,7 @@ class GameGraph:
         if not sized:
             n = _size_graph(arr, n, max_memory)
         assert n is not None
-        return cls._owned(*_csr_of_edges(arr, n))
+        return cls._owned(*_csr_of_edges(arr, n), positions)
 
     @classmethod
     def _from_named_edges(cls, edges: Iterable[Any], max_memory: int | None) -> GameGraph:
@@ -249,7 +257,7 @@ class GameGraph:
             nodes = tuple(dict.fromkeys(flat))
         except TypeError:
             bad = next(x for x in flat if not _hashable(x))
-            raise TypeError(f"vertex names must be hashable, got {shorten(bad)}") from None
+            raise TypeError(f"position names must be hashable, got {shorten(bad)}") from None
         _check_graph_memory(len(nodes), len(flat) // 2, max_memory)
         index = {name: i for i, name in enumerate(nodes)}
         ids = np.fromiter((index[x] for x in flat), dtype=np.int64, count=len(flat))
@@ -304,7 +312,7 @@ class GameGraph:
         # The names as Python strings: about 60 bytes each besides their text.
         check_memory(build_bytes(len(spans), len(ids)) + 60 * len(spans) + len(text),
                      max_memory, f"an edge list of {len(ids):,} edges and "
-                                 f"{len(spans):,} vertex names")
+                                 f"{len(spans):,} position names")
         nodes = []
         for start, end in spans.tolist():
             try:
@@ -352,6 +360,7 @@ class GameGraph:
 
     @classmethod
     def from_adjacency(cls, adj: Sequence[Iterable[int]] | Mapping[Any, Iterable[Any]], *,
+                       positions: Iterable[Hashable] | None = None,
                        max_memory: int | None = None) -> GameGraph:
         """Graph from ``adj[v]``, an iterable of the positions v moves to.
 
@@ -361,6 +370,9 @@ class GameGraph:
             A sequence of successor lists (vertices 0..len(adj)-1), or a
             mapping whose keys are position names and whose values list the
             names of their successors.
+        positions : sequence of hashable, optional
+            Names for the vertices of a sequence ``adj`` (a mapping names
+            them by its keys).
         max_memory : int, optional
             Bytes the graph may take (default: the memory available).
 
@@ -385,9 +397,12 @@ class GameGraph:
         >>> GameGraph.from_adjacency({"a": ["b"], "b": []}).positions
         ('a', 'b')
         """
-        names: list[Any] | None
+        names: Iterable[Hashable] | None
         rows: list[list[Any]]
         if isinstance(adj, Mapping):
+            if positions is not None:
+                raise ValueError("positions cannot be given with a mapping: its keys name "
+                                 "the positions")
             names = list(adj)
             index = {name: i for i, name in enumerate(names)}
             rows = []
@@ -414,7 +429,7 @@ class GameGraph:
                                 f"got {shorten(adj)}")
             rows = [list(succ) if hasattr(succ, "__iter__") and not isinstance(succ, (str, bytes))
                     else _not_iterable(v, succ) for v, succ in enumerate(adj)]
-            names = None
+            names = positions
         n = len(rows)
         degrees = np.fromiter((len(r) for r in rows), dtype=np.int64, count=n)
         _check_graph_memory(n, int(degrees.sum()), max_memory)
@@ -426,12 +441,13 @@ class GameGraph:
         if bad.size:
             e = int(bad[0])
             u = int(np.searchsorted(indptr, e, side="right") - 1)
-            raise ValueError(f"successor {int(indices[e])} of vertex {u} is not a vertex: "
+            raise ValueError(f"successor {int(indices[e])} of position {u} is not a position: "
                              f"valid range is 0..{n - 1}")
         return cls._owned(indptr, indices, names)
 
     @classmethod
-    def from_scipy(cls, matrix: Any, *, max_memory: int | None = None) -> GameGraph:
+    def from_scipy(cls, matrix: Any, *, positions: Iterable[Hashable] | None = None,
+                   max_memory: int | None = None) -> GameGraph:
         """Graph from a square scipy.sparse matrix or array: entry (i, j) != 0 is a move i -> j.
 
         Explicit zeros are not moves; duplicate entries are summed first.
@@ -441,6 +457,8 @@ class GameGraph:
         ----------
         matrix : scipy.sparse matrix or array
             Square.
+        positions : sequence of hashable, optional
+            Names for the rows (vertices), in order.
         max_memory : int, optional
             Bytes the graph may take (default: the memory available).
 
@@ -478,7 +496,7 @@ class GameGraph:
         m.sum_duplicates()
         m.eliminate_zeros()
         m.sort_indices()
-        return cls._owned(m.indptr.astype(np.int64), m.indices.astype(np.int64))
+        return cls._owned(m.indptr.astype(np.int64), m.indices.astype(np.int64), positions)
 
     @classmethod
     def from_networkx(cls, digraph: Any, *, max_memory: int | None = None) -> GameGraph:
@@ -735,7 +753,7 @@ class GameGraph:
         if status != "ok":
             raise queue_limit_error(what, fixed + _retro.queue_bytes(n), limit, fixed,
                                     max_memory)
-        return GraphSolution(self, outcome, remoteness, move)
+        return GraphSolution._owned(self, outcome, remoteness, move)
 
     def values(self, *, max_memory: int | None = None) -> Int64Array:
         """Grundy value (mex of the successors' values) of every position.
@@ -814,7 +832,7 @@ class GameGraph:
                      f"loopy Grundy values of a graph with {n:,} positions and {m:,} moves")
         value = np.empty(n, dtype=np.int64)
         stages = _loopy.loopy_grundy(self._indptr, self._indices, value)
-        return LoopyValues(self, value, stages)
+        return LoopyValues._owned(self, value, stages)
 
     def _labels_array(self, labels: Mapping[Any, int] | npt.ArrayLike | None
                       ) -> npt.NDArray[np.int8]:
@@ -895,7 +913,7 @@ def _size_graph(edges: npt.NDArray[np.integer[Any]], n: int | None,
         n = max(top + 1, 0)
         if n > 2 ** 40:              # name the vertex id that makes the graph so large
             check_memory(build_bytes(n, len(edges)), max_memory,
-                         f"the vertex id {top} makes a graph of n = {n:,} vertices, which")
+                         f"the position number {top} makes a graph of n = {n:,} positions, which")
     _check_graph_memory(n, len(edges), max_memory)
     return n
 
@@ -903,7 +921,13 @@ def _size_graph(edges: npt.NDArray[np.integer[Any]], n: int | None,
 def _check_graph_memory(n: int, m: int, max_memory: int | None) -> None:
     """Refuse a graph whose CSR (and its building) would not fit."""
     check_memory(build_bytes(n, m), max_memory,
-                 f"a graph with n = {n:,} vertices and {m:,} edges")
+                 f"a graph with n = {n:,} positions and {m:,} moves")
+
+
+def _restore_solution(cls: type[GraphSolution], graph: GameGraph,
+                      outcome: npt.NDArray[np.int8], remoteness: Int64Array, move: Int64Array,
+                      start: Hashable) -> GraphSolution:
+    return cls._owned(graph, np.array(outcome), np.array(remoteness), np.array(move), start)
 
 
 def _restore_graph(cls: type[GameGraph], indptr: Int64Array, indices: Int64Array,
@@ -923,10 +947,19 @@ class GraphSolution(Solution):
     ----------
     graph : GameGraph
         The graph solved (kept as the attribute ``graph``).
-    outcome, remoteness, move : numpy.ndarray
-        int8, int64, int64; by position number (kept read-only).
+    outcome, remoteness, move : array_like of int
+        By position number: outcomes (-1..1), remoteness (-1 or more) and
+        move (-1..n-1); copied as int8, int64 and int64.
     start : position, optional
         The position the game starts from, if it has one.
+
+    Raises
+    ------
+    TypeError
+        If ``graph`` is not a GameGraph, or an array does not hold integers.
+    ValueError
+        If an array has the wrong length or a value out of range, or
+        ``start`` is not a position of the graph.
 
     Examples
     --------
@@ -939,18 +972,37 @@ class GraphSolution(Solution):
 
     __slots__ = ("graph", "_outcome", "_remoteness", "_move", "_start")
 
-    def __init__(self, graph: GameGraph, outcome: npt.NDArray[np.int8],
-                 remoteness: Int64Array, move: Int64Array, start: Hashable = None) -> None:
+    def __init__(self, graph: GameGraph, outcome: npt.ArrayLike, remoteness: npt.ArrayLike,
+                 move: npt.ArrayLike, *, start: Hashable = None) -> None:
+        if not isinstance(graph, GameGraph):
+            raise TypeError(f"graph must be a GameGraph, got {shorten(graph)}")
+        n = graph.n_positions
+        if start is not None:
+            graph.index(start)
+        self._setup(graph, checked_array(outcome, "outcome", np.int8, n, -1, 1),
+                    checked_array(remoteness, "remoteness", np.int64, n, -1, INT64_MAX),
+                    checked_array(move, "move", np.int64, n, -1, n - 1), start)
+
+    @classmethod
+    def _owned(cls, graph: GameGraph, outcome: npt.NDArray[np.int8], remoteness: Int64Array,
+               move: Int64Array, start: Hashable = None) -> GraphSolution:
+        """A solution on arrays a solve made (not copied, made read-only)."""
+        self = cls.__new__(cls)
+        self._setup(graph, readonly(outcome), readonly(remoteness), readonly(move), start)
+        return self
+
+    def _setup(self, graph: GameGraph, outcome: npt.NDArray[np.int8], remoteness: Int64Array,
+               move: Int64Array, start: Hashable) -> None:
         self.graph = graph
-        self._outcome = readonly(outcome)
-        self._remoteness = readonly(remoteness)
-        self._move = readonly(move)
+        self._outcome = outcome
+        self._remoteness = remoteness
+        self._move = move
         self._start = start
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # Through __init__, so the arrays are read-only after pickle or deepcopy.
-        return (type(self), (self.graph, self._outcome, self._remoteness, self._move,
-                             self._start))
+        # Rebuilt through _owned: the arrays are read-only again.
+        return (_restore_solution, (type(self), self.graph, self._outcome, self._remoteness,
+                                    self._move, self._start))
 
     @property
     def outcome(self) -> npt.NDArray[np.int8]:

@@ -480,7 +480,7 @@ class ImpartialGame:
             return out
         return [_node(o) for o in self._call_moves(node)]
 
-    def _graph(self, position: Hashable) -> GameGraph:
+    def _graph(self, position: Hashable, max_memory: int | None = None) -> GameGraph:
         """The graph of every position reachable from ``position``, which
         is vertex 0.  Options that are sums become positions of their own (a
         move changes one part); a one-part sum is its part."""
@@ -501,8 +501,7 @@ class ImpartialGame:
                     nodes.append(o)
                 row.append(j)
             adjacency.append(row)
-        g = GameGraph.from_adjacency(adjacency)
-        return GameGraph._owned(g.indptr, g.indices, nodes)
+        return GameGraph.from_adjacency(adjacency, positions=nodes, max_memory=max_memory)
 
     @_locked
     def loopy_value(self, position: Hashable) -> LoopyValue:
@@ -593,10 +592,10 @@ class ImpartialGame:
         from grundy.graph import GraphSolution
 
         misere = check_bool(misere, "misere")
-        g = self._graph(position)
+        g = self._graph(position, max_memory)
         sol = g.solve(misere=misere, max_memory=max_memory)
-        return GraphSolution(g, sol.outcome, sol.remoteness, sol.move,
-                             start=g.positions[0])
+        return GraphSolution._owned(g, sol.outcome, sol.remoteness, sol.move,
+                                    start=g.positions[0])
 
 
 def _node(option: Hashable) -> Hashable:

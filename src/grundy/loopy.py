@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from grundy._common import (DRAW, LOSS, WIN, Int64Array, Outcome, is_integer, readonly,
-                            shorten, shown_int)
+from grundy._common import (DRAW, LOSS, WIN, Int64Array, Outcome, check_count, is_integer,
+                            readonly, shorten, shown_int)
 
 if TYPE_CHECKING:
     from grundy.graph import GameGraph
@@ -226,11 +226,17 @@ class LoopyValues:
     ----------
     graph : GameGraph
         The graph.
-    value : numpy.ndarray
-        int64: the finite values, -1 where infinite (kept read-only as
-        ``finite``).
+    value : array_like of int
+        The finite values, -1 where infinite (copied as int64: ``finite``).
     stages : int
         Stages the algorithm used.
+
+    Raises
+    ------
+    TypeError
+        If ``graph`` is not a GameGraph, or ``value`` does not hold integers.
+    ValueError
+        If ``value`` has the wrong length or a value below -1.
 
     Attributes
     ----------
@@ -258,9 +264,26 @@ class LoopyValues:
 
     __slots__ = ("graph", "finite", "infinite", "outcome", "stages")
 
-    def __init__(self, graph: GameGraph, value: Int64Array, stages: int) -> None:
+    def __init__(self, graph: GameGraph, value: npt.ArrayLike, stages: int) -> None:
+        from grundy.graph import GameGraph
+        from grundy.solution import checked_array
+
+        if not isinstance(graph, GameGraph):
+            raise TypeError(f"graph must be a GameGraph, got {shorten(graph)}")
+        self._setup(graph, checked_array(value, "value", np.int64, graph.n_positions, -1,
+                                         2 ** 63 - 1),
+                    check_count(stages, "stages"))
+
+    @classmethod
+    def _owned(cls, graph: GameGraph, value: Int64Array, stages: int) -> LoopyValues:
+        """Values a kernel computed (not copied, made read-only)."""
+        self = cls.__new__(cls)
+        self._setup(graph, readonly(value), stages)
+        return self
+
+    def _setup(self, graph: GameGraph, value: Int64Array, stages: int) -> None:
         self.graph = graph
-        self.finite = readonly(value)
+        self.finite = value
         self.infinite: npt.NDArray[np.bool_] = readonly(value < 0)
         self.stages = stages
         outcome = np.where(value > 0, WIN, np.where(value == 0, LOSS, DRAW)).astype(np.int8)
@@ -359,6 +382,29 @@ class LoopyValues:
         return frozenset(int(x) for x in vals[vals >= 0])
 
     def __getitem__(self, position: Hashable) -> LoopyValue:
+        """``lv[p]``: the :class:`LoopyValue` of a position.
+
+        Parameters
+        ----------
+        position
+            A position of the graph.
+
+        Returns
+        -------
+        LoopyValue
+
+        Raises
+        ------
+        TypeError, ValueError
+            If it is not a position of the graph.
+
+        Examples
+        --------
+        >>> import grundy
+        >>> lv = grundy.GameGraph.from_edges([(0, 1), (1, 0), (1, 2)]).loopy_values()
+        >>> lv[0], lv[1]
+        (LoopyValue(0), LoopyValue(1))
+        """
         i = self.graph.index(position)
         g = int(self.finite[i])
         return LoopyValue(g) if g >= 0 else LoopyValue.inf(self.k(position))

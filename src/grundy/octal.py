@@ -348,7 +348,7 @@ class TakeAndBreakGame:
             if n < self._n:
                 return int(self._G[n])
             if self._period is None and n >= DEFAULT_PERIOD_SEARCH:
-                self.periodicity()
+                self.periodicity(max_memory=max_memory)
             if self._period is not None and n >= self._period.preperiod:
                 e, p = self._period.preperiod, self._period.period
                 n = e + (n - e) % p
@@ -357,7 +357,8 @@ class TakeAndBreakGame:
 
     # -- periodicity ------------------------------------------------------------
 
-    def periodicity(self, n_max: int | None = None) -> Periodicity | None:
+    def periodicity(self, n_max: int | None = None, *,
+                    max_memory: int | None = None) -> Periodicity | None:
         """The period proved from G(0..n_max), or None.
 
         A period p with preperiod e is proved by the periodicity theorem
@@ -372,6 +373,8 @@ class TakeAndBreakGame:
         ----------
         n_max : int, optional
             The most values to compute (default 2^16).
+        max_memory : int, optional
+            Bytes the values may take (default: the memory available).
 
         Returns
         -------
@@ -381,6 +384,8 @@ class TakeAndBreakGame:
         ------
         TypeError, ValueError
             If ``n_max`` is not an integer >= 0.
+        MemoryLimitError
+            If the values would need more than ``max_memory``.
 
         Examples
         --------
@@ -390,9 +395,9 @@ class TakeAndBreakGame:
         True
         """
         with self._lock:
-            return self._periodicity(n_max)
+            return self._periodicity(n_max, max_memory)
 
-    def _periodicity(self, n_max: int | None) -> Periodicity | None:
+    def _periodicity(self, n_max: int | None, max_memory: int | None) -> Periodicity | None:
         if self._period is not None:
             return self._period
         n_max = DEFAULT_PERIOD_SEARCH if n_max is None else check_count(n_max, "n_max")
@@ -402,7 +407,7 @@ class TakeAndBreakGame:
         while True:
             size = min(size, n_max + 1)
             if size > self._searched_to:
-                self._extend(size, "auto", None, None)
+                self._extend(size, "auto", None, None, max_memory)
                 found = _octal.find_period(self._G[:size], heaps, self.max_take, extra)
                 if found is not None:
                     self._period = Periodicity(*found)
@@ -414,7 +419,8 @@ class TakeAndBreakGame:
 
     # -- statistics ---------------------------------------------------------------
 
-    def rare_common(self, mask: int, *, n: int | None = None) -> RareCommon:
+    def rare_common(self, mask: int, *, n: int | None = None,
+                    max_memory: int | None = None) -> RareCommon:
         """Rare/common statistics of G(0..n).
 
         Parameters
@@ -423,6 +429,8 @@ class TakeAndBreakGame:
             1..2^32-1: a value v is rare when popcount(v & mask) is even.
         n : int, optional
             The last heap size (default: the values known).
+        max_memory : int, optional
+            Bytes the values may take (default: the memory available).
 
         Returns
         -------
@@ -432,6 +440,8 @@ class TakeAndBreakGame:
         ------
         TypeError, ValueError
             For a bad mask or n.
+        MemoryLimitError
+            If the values would need more than ``max_memory``.
 
         Examples
         --------
@@ -443,8 +453,8 @@ class TakeAndBreakGame:
         if n is not None:
             n = check_count(n, "n")
         with self._lock:
-            G = self.values(self._n - 1 if n is None and self._n else (n or 0)) \
-                .astype(np.uint32)
+            last = self._n - 1 if n is None and self._n else (n or 0)
+            G = self.values(last, max_memory=max_memory).astype(np.uint32)
         rare = _rare(G, mask)
         positions = np.flatnonzero(rare)
         return RareCommon(mask=mask, n=len(G) - 1, rare_count=len(positions),

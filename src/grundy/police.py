@@ -25,17 +25,19 @@ Evaluation(LOSS, remoteness=4, move=PolicePosition(police=(0, 1), thief=(2, 3), 
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple, Union
 
 import numpy as np
 import numpy.typing as npt
 
-from grundy._common import (DRAW, INT64_MAX, LOSS, WIN, Int64Array, Outcome, check_bool, check_count,
-                            check_memory, is_integer, queue_limit_error, readonly, shorten)
+from grundy._common import (DRAW, INT64_MAX, LOSS, WIN, Int64Array, Outcome, check_bool,
+                            check_count, check_int, check_memory, is_integer, queue_limit_error,
+                            readonly, shorten)
 from grundy._core import police as _police
 from grundy._core import retrograde as _retro
-from grundy.solution import Solution
+from grundy.solution import Solution, checked_array
 
 __all__ = ["PoliceThief", "PoliceThiefSolution", "PolicePosition", "BoardError"]
 
@@ -487,18 +489,25 @@ class PoliceThief:
 
         Parameters
         ----------
-        remoteness_bytes : int, default 2
+        remoteness_bytes : {2, 4}
             Bytes of remoteness per position.
 
         Returns
         -------
         int
 
+        Raises
+        ------
+        TypeError, ValueError
+            If ``remoteness_bytes`` is not 2 or 4.
+
         Examples
         --------
         >>> PoliceThief(["P" + "." * 98 + "T"]).memory_estimate() > 3 * 2 * 100 ** 2
         True
         """
+        if check_int(remoteness_bytes, "remoteness_bytes") not in (2, 4):
+            raise ValueError(f"remoteness_bytes must be 2 or 4, got {remoteness_bytes}")
         F = self.n_cells
         k = len(self.police_moves) + len(self.thief_moves)
         return self.n_positions * (1 + remoteness_bytes) + 64 * F * (k + 2) + \
@@ -512,7 +521,7 @@ class PoliceThief:
         F, E = self.n_cells, len(self.exits)
         return 2 * (F + E * (F - 1)) + self.n_positions // 64
 
-    def render(self, police: Cell | None = None, thief: Cell | None = None) -> str:
+    def render(self, *, police: Cell | None = None, thief: Cell | None = None) -> str:
         """The board as text with P and T at the given cells (default: the start).
 
         The exits are kept (``E``, or ``T`` where the thief stands on one);
@@ -603,7 +612,16 @@ class PoliceThief:
             del remoteness
         else:                   # pragma: no cover - needs a remoteness past 2^31
             raise ValueError(f"{what}: a remoteness exceeds 2^31 - 1")
-        return PoliceThiefSolution(self, state.view(np.int8), remoteness)
+        # The outcome is the state array itself, reinterpreted: both read-only.
+        return PoliceThiefSolution._owned(self, readonly(state).view(np.int8),
+                                          remoteness, max_memory)
+
+
+def _restore_solution(cls: type[PoliceThiefSolution], board: PoliceThief,
+                      outcome: npt.NDArray[np.int8],
+                      remoteness: npt.NDArray[np.uint16] | npt.NDArray[np.int32],
+                      max_memory: int | None) -> PoliceThiefSolution:
+    return cls._owned(board, outcome.copy(), remoteness.copy(), max_memory)
 
 
 def _restore_board(cls: type[PoliceThief], rows: tuple[str, ...], police_moves: Steps,
@@ -628,10 +646,21 @@ class PoliceThiefSolution(Solution):
     ----------
     board : PoliceThief
         The board solved (kept as the attribute ``board``).
-    outcome : numpy.ndarray
-        int8, the outcome of every position.
-    remoteness : numpy.ndarray
-        uint16 or int32, the solve's compact remoteness (0 at draws).
+    outcome : array_like of int
+        The outcome of every position (-1..1), copied as int8.
+    remoteness : array_like of int
+        The remoteness of every position (>= 0; 0 or -1 at draws), copied
+        as int32.
+    max_memory : int, optional
+        Bytes the arrays built on first use may take (default: the memory
+        available then).
+
+    Raises
+    ------
+    TypeError
+        If ``board`` is not a PoliceThief, or an array does not hold integers.
+    ValueError
+        If an array has the wrong length or a value out of range.
 
     Examples
     --------
@@ -641,20 +670,44 @@ class PoliceThiefSolution(Solution):
     ('Police catches the thief', Evaluation(WIN, remoteness=3, move=PolicePosition(police=(0, 1), thief=(0, 2), police_to_move=False)))
     """
 
-    __slots__ = ("board", "_outcome", "_rem", "_remoteness", "_move", "_next")
+    __slots__ = ("board", "_outcome", "_rem", "_remoteness", "_move", "_next", "_max_memory",
+                 "_lock")
 
-    def __init__(self, board: PoliceThief, outcome: npt.NDArray[np.int8],
-                 remoteness: npt.NDArray[np.uint16] | npt.NDArray[np.int32]) -> None:
+    def __init__(self, board: PoliceThief, outcome: npt.ArrayLike, remoteness: npt.ArrayLike,
+                 *, max_memory: int | None = None) -> None:
+        if not isinstance(board, PoliceThief):
+            raise TypeError(f"board must be a PoliceThief, got {shorten(board)}")
+        n = board.n_positions
+        outcome = checked_array(outcome, "outcome", np.int8, n, -1, 1)
+        rem = checked_array(remoteness, "remoteness", np.int32, n, -1, 2 ** 31 - 1)
+        rem = np.where(outcome == DRAW, np.int32(0), rem)      # the compact form
+        self._setup(board, outcome, readonly(rem), max_memory)
+
+    @classmethod
+    def _owned(cls, board: PoliceThief, outcome: npt.NDArray[np.int8],
+               remoteness: npt.NDArray[np.uint16] | npt.NDArray[np.int32],
+               max_memory: int | None) -> PoliceThiefSolution:
+        """A solution on the arrays of a solve (not copied, made read-only)."""
+        self = cls.__new__(cls)
+        self._setup(board, readonly(outcome), readonly(remoteness), max_memory)
+        return self
+
+    def _setup(self, board: PoliceThief, outcome: npt.NDArray[np.int8],
+               remoteness: npt.NDArray[np.uint16] | npt.NDArray[np.int32],
+               max_memory: int | None) -> None:
         self.board = board
-        self._outcome = readonly(outcome)
-        self._rem = readonly(remoteness)            # compact: 0 at draws
+        self._outcome = outcome
+        self._rem = remoteness                      # compact: 0 at draws
         self._remoteness: Int64Array | None = None
         self._move: Int64Array | None = None
         self._next: tuple[Int64Array, Int64Array] | None = None
+        self._max_memory = max_memory
+        self._lock = threading.Lock()               # one build of each lazy array
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # Through __init__, so the arrays are read-only after pickle or deepcopy.
-        return (type(self), (self.board, self._outcome, self._rem))
+        # Rebuilt through _owned: the arrays are read-only again.
+        return (_restore_solution, (type(self), self.board, self._outcome, self._rem,
+                                    self._max_memory))
 
     @property
     def outcome(self) -> npt.NDArray[np.int8]:
@@ -671,41 +724,54 @@ class PoliceThiefSolution(Solution):
     def remoteness(self) -> Int64Array:
         """Remoteness of every position, int64 (-1 for draws), read-only.
 
-        Built on first use (8 bytes a position; refused with
-        :class:`grundy.MemoryLimitError` if that memory is not available).
+        Built on first use (8 bytes a position), within the solve's
+        ``max_memory``.
+
+        Raises
+        ------
+        MemoryLimitError
+            If the array would need more memory than allowed.
 
         Examples
         --------
         >>> PoliceThief.parse("1 2\\nPT").solve().remoteness.tolist()
         [0, 0, 2, 1, 2, 1, 0, 0]
         """
-        if self._remoteness is None:
-            check_memory(9 * self._outcome.size, None,
-                         f"the int64 remoteness of {self._outcome.size:,} positions")
-            out = self._rem.astype(np.int64)
-            out[self._outcome == DRAW] = -1
-            self._remoteness = readonly(out)
-        return self._remoteness
+        with self._lock:
+            if self._remoteness is None:
+                check_memory(9 * self._outcome.size, self._max_memory,
+                             f"the int64 remoteness of {self._outcome.size:,} positions")
+                out = self._rem.astype(np.int64)
+                out[self._outcome == DRAW] = -1
+                self._remoteness = readonly(out)
+            return self._remoteness
 
     @property
     def move(self) -> Int64Array:
         """Number of the position an optimal move leads to, int64 (-1: none), read-only.
 
-        Built on first use by the compiled kernel (8 bytes a position).  The
-        move chosen is the first optimal one in move-set order, a pass last.
+        Built on first use by the compiled kernel (8 bytes a position),
+        within the solve's ``max_memory``.  The move chosen is the first
+        optimal one in move-set order, a pass last.
+
+        Raises
+        ------
+        MemoryLimitError
+            If the array would need more memory than allowed.
 
         Examples
         --------
         >>> PoliceThief.parse("1 2\\nPT").solve().move.tolist()
         [-1, -1, 3, 6, 5, 0, -1, -1]
         """
-        if self._move is None:
-            n = self._outcome.size
-            check_memory(8 * n, None, f"the int64 moves of {n:,} positions")
-            move = np.empty(n, dtype=np.int64)
-            self._fill_moves(0, n, move)
-            self._move = readonly(move)
-        return self._move
+        with self._lock:
+            if self._move is None:
+                n = self._outcome.size
+                check_memory(8 * n, self._max_memory, f"the int64 moves of {n:,} positions")
+                move = np.empty(n, dtype=np.int64)
+                self._fill_moves(0, n, move)
+                self._move = readonly(move)
+            return self._move
 
     def _fill_moves(self, start: int, stop: int, move: Int64Array) -> None:
         if self._next is None:
@@ -721,7 +787,8 @@ class PoliceThiefSolution(Solution):
         if self._move is not None:
             return int(self._move[i])
         one = np.empty(1, dtype=np.int64)
-        self._fill_moves(i, i + 1, one)
+        with self._lock:
+            self._fill_moves(i, i + 1, one)
         return int(one[0])
 
     @property

@@ -33,9 +33,13 @@ from typing import Any, NamedTuple, overload
 import numpy as np
 import numpy.typing as npt
 
-from grundy._common import DRAW, LOSS, NO_MOVE, WIN, Outcome
+from grundy._common import (DRAW, LOSS, NO_MOVE, WIN, Outcome, as_int64_array, check_int,
+                            readonly)
 
 __all__ = ["Evaluation", "Solution"]
+
+# The default of line(): the game's start (None can be a position's name).
+_START: Any = type("_Start", (), {"__repr__": lambda self: "<the start>"})()
 
 
 class Evaluation(NamedTuple):
@@ -70,8 +74,11 @@ class Evaluation(NamedTuple):
     move: Any
 
     def __repr__(self) -> str:
-        return (f"Evaluation({self.outcome.name}, remoteness={self.remoteness}, "
-                f"move={self.move!r})")
+        try:
+            outcome = Outcome(self.outcome).name
+        except (TypeError, ValueError):
+            outcome = repr(self.outcome)
+        return f"Evaluation({outcome}, remoteness={self.remoteness}, move={self.move!r})"
 
 
 class Solution(abc.ABC):
@@ -233,7 +240,31 @@ class Solution(abc.ABC):
         return _PositionList(self)
 
     def __getitem__(self, position: Any) -> Evaluation:
-        """The :class:`Evaluation` of a position."""
+        """``sol[p]``: the :class:`Evaluation` of a position.
+
+        Parameters
+        ----------
+        position
+            A position of the game.
+
+        Returns
+        -------
+        Evaluation
+            Outcome, remoteness, and the position the best move leads to.
+
+        Raises
+        ------
+        TypeError
+            If ``position`` is not the kind of thing a position of the game is.
+        ValueError
+            If it is not a position of the game.
+
+        Examples
+        --------
+        >>> import grundy
+        >>> grundy.GameGraph.from_edges([(0, 1), (1, 2)]).solve()[0]
+        Evaluation(LOSS, remoteness=2, move=1)
+        """
         return self._evaluation(self.index(position))
 
     def _evaluation(self, i: int) -> Evaluation:
@@ -260,8 +291,10 @@ class Solution(abc.ABC):
 
         Raises
         ------
+        TypeError
+            If ``position`` is not the kind of thing a position of the game is.
         ValueError
-            If ``position`` is not a position of the game.
+            If it is not a position of the game.
 
         Examples
         --------
@@ -273,7 +306,7 @@ class Solution(abc.ABC):
         j = self._move_at(self.index(position))
         return NO_MOVE if j < 0 else self.position(j)
 
-    def line(self, position: Any = None) -> list[Any]:
+    def line(self, position: Any = _START) -> list[Any]:
         """Optimal play from a position (default: the start): the positions visited.
 
         A WIN or LOSS line ends where the game ends and has ``remoteness + 1``
@@ -283,7 +316,7 @@ class Solution(abc.ABC):
         Parameters
         ----------
         position
-            Where to start; None (the default) for the game's start.
+            Where to start; by default the game's start.
 
         Returns
         -------
@@ -292,10 +325,11 @@ class Solution(abc.ABC):
 
         Raises
         ------
+        TypeError
+            If no position is given and the game has no start, or
+            ``position`` is not the kind of thing a position is.
         ValueError
             If ``position`` is not a position of the game.
-        TypeError
-            If no position is given and the game has no start.
 
         Examples
         --------
@@ -306,7 +340,7 @@ class Solution(abc.ABC):
         >>> grundy.GameGraph.from_edges([(0, 1), (1, 0)]).solve().line(0)
         [0, 1, 0]
         """
-        if position is None:
+        if position is _START:
             position = self.start
             if position is None:
                 raise TypeError(f"{type(self).__name__}.line() needs a position: this game "
@@ -338,13 +372,28 @@ class Solution(abc.ABC):
         >>> grundy.GameGraph.from_edges([(0, 1), (1, 0), (1, 2)]).solve().counts()
         {WIN: 1, LOSS: 2, DRAW: 0}
         """
-        values = np.bincount(self.outcome.astype(np.int64) + 1, minlength=3)
-        return {WIN: int(values[2]), LOSS: int(values[0]), DRAW: int(values[1])}
+        outcome = self.outcome                  # one byte a position at a time
+        win, loss = int(np.count_nonzero(outcome == WIN)), int(np.count_nonzero(outcome == LOSS))
+        return {WIN: win, LOSS: loss, DRAW: len(outcome) - win - loss}
 
     def __repr__(self) -> str:
         c = self.counts()
         return (f"{type(self).__name__}(n_positions={self.n_positions}, WIN={c[WIN]}, "
                 f"LOSS={c[LOSS]}, DRAW={c[DRAW]})")
+
+
+def checked_array(data: npt.ArrayLike, name: str, dtype: type[np.integer[Any]], n: int,
+                  low: int, high: int) -> npt.NDArray[Any]:
+    """A read-only copy, in ``dtype``, of an array given to a solution's
+    constructor: n integers in ``low..high``, or a clear error."""
+    arr = as_int64_array(data, name, ndim=1)
+    if len(arr) != n:
+        raise ValueError(f"{name} has {len(arr)} entries, expected one per position ({n})")
+    bad = np.flatnonzero((arr < low) | (arr > high))
+    if bad.size:
+        i = int(bad[0])
+        raise ValueError(f"{name}[{i}] = {int(arr[i])}: expected {low}..{high}")
+    return readonly(arr.astype(dtype))
 
 
 class _PositionList(Sequence[Any]):
@@ -367,9 +416,10 @@ class _PositionList(Sequence[Any]):
         n = len(self)
         if isinstance(i, slice):
             return [self._solution.position(j) for j in range(*i.indices(n))]
-        j = int(i) + n if int(i) < 0 else int(i)
-        if not 0 <= j < n:
-            raise IndexError(f"position number {i} is out of range 0..{n - 1}")
+        # No negative numbers: -1 is NO_MOVE in move arrays, not the last position.
+        j = check_int(i, "position number", 0)
+        if j >= n:
+            raise IndexError(f"position number {j} is out of range 0..{n - 1}")
         return self._solution.position(j)
 
     def __iter__(self) -> Iterator[Any]:

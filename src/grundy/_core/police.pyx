@@ -14,7 +14,7 @@ remoteness, with an int32 rerun when a remoteness does not fit.
 import numpy as np
 
 from grundy._core._typedefs cimport (int8_t, int32_t, int64_t, uint8_t, uint16_t, rem_t,
-                                     DRAW)
+                                     WIN, LOSS, DRAW)
 from libc.stdint cimport INT64_MAX
 from grundy._core._interrupt cimport interrupted, raise_interrupt
 from grundy._core.retrograde cimport (
@@ -161,11 +161,11 @@ def solve_police(const int64_t[:, ::1] pol_pred, const int64_t[::1] pol_deg,
     with nogil:
         for s in range(n):
             if state[s] == COMPACT_WIN:
-                out[s] = 1
+                out[s] = WIN
             elif state[s] == COMPACT_LOSS:
-                out[s] = -1
+                out[s] = LOSS
             else:
-                out[s] = 0
+                out[s] = DRAW
     return "ok"
 
 
