@@ -63,7 +63,7 @@ MEMBERS = public_members()
 def test_the_walk_sees_the_api():
     names = {name for name, _ in MEMBERS}
     for expected in ("GameGraph.solve", "Solution.line", "GraphSolution.outcome",
-                     "PoliceThiefSolution.move", "ImpartialGame.values", "TakeAndBreakGame.value",
+                     "SourceSolution.move", "solve_game", "GameSolution.index", "ImpartialGame.values", "TakeAndBreakGame.value",
                      "nim_move", "Outcome", "NoMoveType", "Evaluation", "LoopyValues.k"):
         assert expected in names
     assert len(MEMBERS) > 100
@@ -181,7 +181,7 @@ def test_one_result_vocabulary(kind, sol, p):
     if e.outcome != grundy.DRAW:
         assert len(line) == e.remoteness + 1
     counts = sol.counts()
-    assert list(counts) == [grundy.WIN, grundy.LOSS, grundy.DRAW]
+    assert list(counts) == [grundy.WIN, grundy.LOSS, grundy.TIE, grundy.DRAW]
     assert sum(counts.values()) == n
     assert repr(sol).startswith(type(sol).__name__ + "(")
     # Every number maps back to its position.
@@ -198,7 +198,7 @@ def test_evaluation_repr_names_the_outcome():
 
 
 def test_outcomes_print_as_names():
-    assert [repr(o) for o in grundy.Outcome] == ["WIN", "LOSS", "DRAW"]
+    assert [repr(o) for o in grundy.Outcome] == ["WIN", "LOSS", "DRAW", "TIE"]
     assert f"{grundy.WIN} {grundy.LOSS!s} {grundy.DRAW:>5}" == "WIN LOSS  DRAW"
     assert str(grundy.NO_MOVE) == "NO_MOVE" and grundy.NO_MOVE == -1
     assert grundy.WIN == 1 and int(grundy.LOSS) == -1
@@ -218,7 +218,7 @@ def test_package_is_typed():
     import grundy as pkg
     here = os.path.dirname(pkg.__file__)
     assert os.path.exists(os.path.join(here, "py.typed"))
-    for name in ("csr", "grundy", "loopy", "octal", "police", "retrograde", "textio"):
+    for name in ("csr", "explore", "grundy", "loopy", "octal", "police", "retrograde", "textio"):
         assert os.path.exists(os.path.join(here, "_core", f"{name}.pyi")), name
 
 

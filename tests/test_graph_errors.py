@@ -73,8 +73,9 @@ def test_from_scipy_and_networkx_reject():
 
 
 @pytest.mark.parametrize("labels, exc, match", [
-    ({0: DRAW}, ValueError, "label of 0 is .*must be WIN \\(1\\) or LOSS \\(-1\\)"),
-    ({0: 2}, ValueError, "label of 0 is 2"),
+    ({0: DRAW}, ValueError, "label of 0 is DRAW: a label must be WIN \\(1\\), LOSS \\(-1\\) "
+                            "or TIE \\(2\\)"),
+    ({0: 3}, ValueError, "label of 0 is 3"),
     ({0: True}, TypeError, "label of 0 is True"),
     ({0: 1.0}, TypeError, "label of 0 is 1.0"),
     ({5: WIN}, ValueError, "position 5 is out of range: valid range is 0..1"),

@@ -5,7 +5,7 @@ import random
 import numpy as np
 import pytest
 
-from grundy._core import csr, grundy as kgrundy, loopy, octal, police, retrograde
+from grundy._core import csr, explore, grundy as kgrundy, loopy, octal, police, retrograde
 
 OK = (ValueError, TypeError, MemoryError)
 
@@ -58,15 +58,44 @@ def test_octal_and_police_kernels_with_garbage(seed):
         tp = np.array([[rng.randrange(-2, 5) for _ in range(k)] for _ in range(F)],
                       dtype=np.int64).reshape(F, k)
         n = 2 * F * F
-        call(police.solve_police, pp, garbage(rng, F), tp, garbage(rng, F),
-             np.zeros(F, np.uint8), True, np.zeros(rng.choice([n, n + 1]), np.uint8),
+        exits = np.array([rng.randrange(0, 2) for _ in range(F)],
+                         dtype=np.uint8)[:rng.choice([F, max(F - 1, 0)])]
+        try:        # the police plug-in: its tables garbage
+            src = police.PoliceThiefSource(pp, tp, tp, pp, exits, rng.random() < 0.5)
+        except OK:
+            continue
+        # The generic driver and best-move kernel on it, with garbage arrays.
+        call(retrograde.solve_source, src, np.zeros(rng.choice([n, n + 1]), np.uint8),
              np.zeros(n, rng.choice([np.uint16, np.int32, np.int64])))
-        # The best-move kernel: move tables, outcomes and a slice all garbage.
         start, stop = rng.randrange(-1, n + 2), rng.randrange(-1, n + 2)
-        call(police.best_moves, pp, tp, np.array([rng.randrange(0, 2) for _ in range(F)],
-                                                 dtype=np.uint8)[:rng.choice([F, max(F - 1, 0)])],
-             rng.random() < 0.5,
-             np.array([rng.randrange(-1, 2) for _ in range(rng.choice([n, n + 1]))], dtype=np.int8),
+        call(retrograde.best_moves, src,
+             np.array([rng.randrange(-1, 3) for _ in range(rng.choice([n, n + 1]))], dtype=np.int8),
              np.array([rng.randrange(0, 9) for _ in range(n)],
                       dtype=rng.choice([np.uint16, np.int32, np.int64])),
              start, stop, np.zeros(rng.randrange(0, n + 2), np.int64))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_explore_kernel_with_garbage(seed):
+    rng = random.Random(seed)
+    table = explore.CodeTable(rng.randrange(0, 40))
+    ref = {}
+    for _ in range(300):
+        keys = garbage(rng)
+        if rng.random() < 0.2:
+            keys = keys.astype(rng.choice([np.int32, np.uint64, np.float64, np.int8]))
+        ids = np.zeros(rng.randrange(0, 7),
+                       dtype=rng.choice([np.int64, np.int64, np.int64, np.int32, np.uint64]))
+        try:
+            table.insert(keys, ids)
+        except OK:
+            pass
+        else:
+            for k in keys.tolist():
+                ref.setdefault(k, len(ref))
+            assert ids[:len(keys)].tolist() == [ref[k] for k in keys.tolist()]
+        call(table.lookup, keys, ids)
+        call(table.reserve, rng.randrange(-3, 100))
+        call(table.bytes_for, rng.randrange(-3, 100))
+        call(explore.CodeTable, rng.randrange(-3, 40))
+    assert table.codes().tolist() == list(ref)

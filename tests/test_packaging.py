@@ -19,7 +19,7 @@ import pytest
 import grundy
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), os.pardir))
-KERNELS = ["csr", "grundy", "loopy", "octal", "police", "retrograde", "textio"]
+KERNELS = ["csr", "explore", "grundy", "loopy", "octal", "police", "retrograde", "textio"]
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("build") is None,
                                 reason="the 'build' front end is not installed")

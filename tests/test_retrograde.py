@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import grundy
-from grundy import DRAW, LOSS, NO_MOVE, WIN, GameGraph, ImpartialGame, Sum
+from grundy import DRAW, LOSS, NO_MOVE, TIE, WIN, GameGraph, ImpartialGame, Sum
 
 from conftest import random_graph
 from reference import check_moves, solve_rounds
@@ -224,7 +224,7 @@ def test_long_cycle_is_all_draws():
 
 def test_counts_and_repr():
     sol = GameGraph.from_edges([(0, 1), (2, 2)]).solve()
-    assert sol.counts() == {WIN: 1, LOSS: 1, DRAW: 1}
+    assert sol.counts() == {WIN: 1, LOSS: 1, TIE: 0, DRAW: 1}
     assert repr(sol) == "GraphSolution(n_positions=3, WIN=1, LOSS=1, DRAW=1)"
 
 

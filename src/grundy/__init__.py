@@ -21,10 +21,13 @@ __version__ = "0.1.0"
 # Public name -> the module that defines it.
 _EXPORTS = {
     "Outcome": "grundy._common", "WIN": "grundy._common", "LOSS": "grundy._common",
-    "DRAW": "grundy._common", "NO_MOVE": "grundy._common", "CycleError": "grundy._common",
+    "DRAW": "grundy._common", "TIE": "grundy._common", "NO_MOVE": "grundy._common", "CycleError": "grundy._common",
     "MemoryLimitError": "grundy._common", "NoMoveType": "grundy._common",
     "Solution": "grundy.solution", "Evaluation": "grundy.solution",
     "GameGraph": "grundy.graph", "GraphSolution": "grundy.graph",
+    "Game": "grundy.game", "BatchGame": "grundy.game", "GameSolution": "grundy.game",
+    "solve_game": "grundy.game",
+    "SourceSolution": "grundy.implicit", "solve_source": "grundy.implicit",
     "ImpartialGame": "grundy.impartial", "Sum": "grundy.impartial",
     "grundy_sum": "grundy.impartial",
     "LoopyValue": "grundy.loopy", "LoopyValues": "grundy.loopy", "loopy_sum": "grundy.loopy",
@@ -40,9 +43,11 @@ _EXPORTS = {
 __all__ = list(_EXPORTS)
 
 if TYPE_CHECKING:                  # what the lazy loading below provides, for type checkers
-    from grundy._common import (DRAW, LOSS, NO_MOVE, WIN, CycleError, MemoryLimitError,
-                                NoMoveType, Outcome)
+    from grundy._common import (DRAW, LOSS, NO_MOVE, TIE, WIN, CycleError,
+                                MemoryLimitError, NoMoveType, Outcome)
+    from grundy.game import BatchGame, Game, GameSolution, solve_game
     from grundy.graph import GameGraph, GraphSolution
+    from grundy.implicit import SourceSolution, solve_source
     from grundy.impartial import ImpartialGame, Sum, grundy_sum
     from grundy.loopy import LoopyValue, LoopyValues, loopy_sum
     from grundy.nim import nim_move, nim_moves, nim_outcome, nim_sum
@@ -53,7 +58,8 @@ if TYPE_CHECKING:                  # what the lazy loading below provides, for t
 
 
 # Submodules reachable as attributes (``grundy.octal``), imported on first use.
-_SUBMODULES = {"cli", "graph", "impartial", "loopy", "nim", "octal", "police", "solution"}
+_SUBMODULES = {"cli", "graph", "impartial", "loopy", "nim", "octal", "police", "solution",
+               "game", "batch", "implicit"}
 
 
 def __getattr__(name: str) -> Any:

@@ -19,7 +19,7 @@ from typing import Any, Final, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Outcome", "WIN", "LOSS", "DRAW", "NO_MOVE", "NoMoveType", "CycleError",
+__all__ = ["Outcome", "WIN", "LOSS", "DRAW", "TIE", "NO_MOVE", "NoMoveType", "CycleError",
            "MemoryLimitError"]
 
 INT64_MAX = 2 ** 63 - 1
@@ -32,19 +32,22 @@ _Array = TypeVar("_Array", bound=npt.NDArray[Any])
 class Outcome(enum.IntEnum):
     """Outcome of a position for the player to move, with perfect play.
 
-    An ``IntEnum`` (``WIN == 1``, ``LOSS == -1``, ``DRAW == 0``: the codes of
-    the library's int8 outcome arrays) that prints as its name.
+    An ``IntEnum`` (``WIN == 1``, ``LOSS == -1``, ``DRAW == 0``, ``TIE == 2``:
+    the codes of the library's int8 outcome arrays) that prints as its name.
+    DRAW: play goes on forever; TIE: the game ends without a winner.  A
+    player prefers WIN > TIE > DRAW > LOSS.
 
     Examples
     --------
-    >>> Outcome(1), Outcome(-1), Outcome(0)
-    (WIN, LOSS, DRAW)
+    >>> Outcome(1), Outcome(-1), Outcome(0), Outcome(2)
+    (WIN, LOSS, DRAW, TIE)
     >>> print(Outcome.WIN, f"{Outcome.LOSS:>6}", int(Outcome.DRAW))
     WIN   LOSS 0
     """
     WIN = 1
     LOSS = -1
     DRAW = 0
+    TIE = 2
 
     def __repr__(self) -> str:
         return self.name
@@ -67,6 +70,7 @@ def _format_named(value: int, name: str, spec: str) -> str:
 WIN: Final = Outcome.WIN
 LOSS: Final = Outcome.LOSS
 DRAW: Final = Outcome.DRAW
+TIE: Final = Outcome.TIE
 
 
 class NoMoveType(int):

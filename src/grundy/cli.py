@@ -127,13 +127,50 @@ def _cmd_graph(args: argparse.Namespace) -> None:
         g = GameGraph.parse_edges(data, max_memory=args.max_memory)
     else:
         g = read_graph(data, one_based=args.one_based, max_memory=args.max_memory)
-    sol = g.solve(misere=args.misere, max_memory=args.max_memory)
+    labels = None if args.labels is None else \
+        read_labels(_read_input(args.labels), g, named=args.format == "edges",
+                    one_based=args.one_based, path=args.labels)
+    sol = g.solve(misere=args.misere, labels=labels, max_memory=args.max_memory)
     text = textio.format_outcomes(sol.outcome, sol.remoteness)
     if args.format == "edges":
         # Echo the names: "name WIN r", in order of first appearance.
         text = b"".join(str(name).encode("utf-8") + b" " + line + b"\n"
                         for name, line in zip(g.positions, bytes(text).splitlines()))
     _write(text)
+
+
+def read_labels(data: bytes, graph: GameGraph, *, named: bool, one_based: bool = False,
+                path: str = "the labels") -> dict[object, int]:
+    """Parse lines ``position OUTCOME`` (WIN, LOSS or TIE) into solve()'s labels.
+
+    Positions are vertex numbers (1-based with ``one_based``), or names
+    when ``named``; blank lines and lines starting with ``#`` are skipped.
+    """
+    from grundy._common import Outcome, shorten
+
+    labels: dict[object, int] = {}
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: not UTF-8 text") from None
+    for lineno, line in enumerate(text.split("\n"), 1):
+        fields = line.split()
+        if not fields or fields[0].startswith("#"):
+            continue
+        if len(fields) != 2 or fields[1] not in ("WIN", "LOSS", "TIE"):
+            raise InputError(f"{path}, line {lineno}: expected 'position WIN|LOSS|TIE', got "
+                             f"{shorten(line.strip(), 40)}")
+        position: object = fields[0]
+        if not named:
+            number = _count(fields[0], f"{path}, line {lineno}: the position")
+            position = number - 1 if one_based else number
+        try:
+            index = graph.index(position)
+        except ValueError:
+            raise InputError(f"{path}, line {lineno}: {shorten(fields[0], 40)} is not a "
+                             f"position of the graph") from None
+        labels[graph.position(index)] = int(Outcome[fields[1]])
+    return labels
 
 
 # -- grundy nim --------------------------------------------------------------
@@ -298,8 +335,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "graph", help="win/loss/draw and remoteness of every position of a game graph",
-        description="Read a game graph and print one line per position (vertex): 'WIN r', 'LOSS r' "
-                    "or 'DRAW -1' (r = remoteness).  --format nm (the default): 'n m', then "
+        description="Read a game graph and print one line per position (vertex): 'WIN r', "
+                    "'LOSS r', 'TIE r' or 'DRAW -1' (r = remoteness).  --format nm (the default): 'n m', then "
                     "m lines 'u v' (a move u -> v, vertices 0..n-1).  --format edges: one "
                     "move 'u v' or 'u,v' per line, vertices named by any text without "
                     "spaces or commas ('#' starts a comment line); each output line then "
@@ -310,6 +347,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--misere", action="store_true",
                    help="a position with no move is a WIN (default: LOSS)")
     p.add_argument("--one-based", action="store_true", help="vertices are numbered 1..n")
+    p.add_argument("--labels", metavar="LABELS",
+                   help="a file of lines 'position WIN|LOSS|TIE' fixing the outcome of "
+                        "positions where the game is over (a TIE: it ends without a winner)")
     _add_max_memory(p)
     p.set_defaults(run=_cmd_graph)
 

@@ -22,9 +22,9 @@ from typing import Any, NoReturn
 import numpy as np
 import numpy.typing as npt
 
-from grundy._common import (INT64_MAX, LOSS, WIN, CycleError, Int64Array, as_int64_array,
-                            check_bool, check_count, check_memory, is_integer,
-                            queue_limit_error, readonly, shorten)
+from grundy._common import (INT64_MAX, LOSS, TIE, WIN, CycleError, Int64Array,
+                            as_int64_array, check_bool, check_count, check_memory,
+                            is_integer, queue_limit_error, readonly, shorten)
 from grundy._core import csr as _csr
 from grundy._core import grundy as _grundy
 from grundy._core import loopy as _loopy
@@ -712,8 +712,8 @@ class GameGraph:
         misere : bool, default False
             A position with no move is a WIN (normally a LOSS).
         labels : mapping or array_like, optional
-            Fixed outcomes: ``{position: WIN or LOSS}`` (names for named
-            graphs), or an int8 array of length n (0 = not fixed).  A
+            Fixed outcomes: ``{position: WIN, LOSS or TIE}`` (names for
+            named graphs), or an int8 array of length n (0 = not fixed).  A
             labelled position is terminal: its own moves are ignored.
         max_memory : int, optional
             Bytes the solve may take (default: the memory available).
@@ -737,6 +737,22 @@ class GameGraph:
         ([-1, 1, -1], [2, 1, 0], [1, 2, -1])
         >>> g.solve(labels={2: WIN}).outcome.tolist()     # 0 <-> 1 now draw
         [0, 0, 1]
+
+        Ties: a game that ends without a winner.  After the WIN/LOSS
+        analysis, a position that is still undecided and has a move to a TIE
+        is a TIE, at one move more than its nearest tie ending (a player
+        prefers WIN > TIE > DRAW > LOSS).  Here the game ends in a tie at 3
+        and at 2 the player to move has won.  From 1 the mover can move to
+        2 (the opponent wins) or to 3: a tie, one move away.  From 0 the
+        mover can move to 4 (from which the opponent wins, moving to 5) or
+        to 1: a tie again, two moves away:
+
+        >>> g = GameGraph.from_edges([(0, 1), (0, 4), (1, 2), (1, 3), (4, 5)])
+        >>> sol = g.solve(labels={3: TIE, 2: WIN})
+        >>> [sol[v].outcome for v in range(6)], sol.remoteness.tolist()
+        ([TIE, TIE, WIN, TIE, WIN, LOSS], [2, 1, 0, 0, 1, 0])
+        >>> sol.line(0)
+        [0, 1, 3]
         """
         misere = check_bool(misere, "misere")
         n, m = self.n_positions, self.n_moves
@@ -847,11 +863,11 @@ class GameGraph:
         arr = as_int64_array(labels, "labels", ndim=1)
         if len(arr) != n:
             raise ValueError(f"labels has length {len(arr)}, expected n_positions = {n}")
-        bad = np.flatnonzero((arr < -1) | (arr > 1))
+        bad = np.flatnonzero((arr < -1) | (arr > 2))
         if bad.size:
             v = int(bad[0])
-            raise ValueError(f"labels[{v}] = {int(arr[v])}: expected WIN (1), LOSS (-1) or 0 "
-                             f"(not fixed)")
+            raise ValueError(f"labels[{v}] = {int(arr[v])}: expected WIN (1), LOSS (-1), "
+                             f"TIE (2) or 0 (not fixed)")
         return arr.astype(np.int8)
 
 
@@ -885,10 +901,10 @@ def _not_iterable(v: int, succ: object) -> NoReturn:
 def _check_label(value: object, key: object) -> int:
     if not is_integer(value):
         raise TypeError(f"label of {shorten(key)} is {shorten(value)}: a label must be "
-                        f"WIN (1) or LOSS (-1)")
-    if value not in (WIN, LOSS):
+                        f"WIN (1), LOSS (-1) or TIE (2)")
+    if value not in (WIN, LOSS, TIE):
         raise ValueError(f"label of {shorten(key)} is {shorten(value)}: a label must be "
-                         f"WIN (1) or LOSS (-1)")
+                         f"WIN (1), LOSS (-1) or TIE (2)")
     return int(value)  # type: ignore[call-overload, no-any-return]
 
 

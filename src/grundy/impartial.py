@@ -482,26 +482,17 @@ class ImpartialGame:
 
     def _graph(self, position: Hashable, max_memory: int | None = None) -> GameGraph:
         """The graph of every position reachable from ``position``, which
-        is vertex 0.  Options that are sums become positions of their own (a
-        move changes one part); a one-part sum is its part."""
+        is vertex 0, explored by the library's one explorer.  Options that
+        are sums become positions of their own (a move changes one part); a
+        one-part sum is its part."""
+        from grundy.game import explore
         from grundy.graph import GameGraph
 
         for c in _components(position):
             _check_hashable(c, "got the position")
-        root = _node(position)
-        index = {root: 0}
-        nodes = [root]
-        adjacency = []
-        for node in nodes:              # grows while we walk it: a BFS
-            row = []
-            for o in self._loopy_options(node):
-                j = index.get(o)
-                if j is None:
-                    j = index[o] = len(nodes)
-                    nodes.append(o)
-                row.append(j)
-            adjacency.append(row)
-        return GameGraph.from_adjacency(adjacency, positions=nodes, max_memory=max_memory)
+        positions, _, indptr, indices, _ = explore(_node(position), self._loopy_options,
+                                                   max_memory=max_memory, what=repr(self))
+        return GameGraph._owned(indptr, indices, positions)
 
     @_locked
     def loopy_value(self, position: Hashable) -> LoopyValue:

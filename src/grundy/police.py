@@ -25,19 +25,16 @@ Evaluation(LOSS, remoteness=4, move=PolicePosition(police=(0, 1), thief=(2, 3), 
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple, Union
 
 import numpy as np
 import numpy.typing as npt
 
-from grundy._common import (DRAW, INT64_MAX, LOSS, WIN, Int64Array, Outcome, check_bool,
-                            check_count, check_int, check_memory, is_integer, queue_limit_error,
-                            readonly, shorten)
+from grundy._common import (DRAW, LOSS, WIN, Int64Array, Outcome, check_bool, check_count,
+                            check_int, check_memory, is_integer, readonly, shorten)
 from grundy._core import police as _police
-from grundy._core import retrograde as _retro
-from grundy.solution import Solution, checked_array
+from grundy.implicit import SourceSolution, solve_arrays, source_bytes
 
 __all__ = ["PoliceThief", "PoliceThiefSolution", "PolicePosition", "BoardError"]
 
@@ -508,10 +505,19 @@ class PoliceThief:
         """
         if check_int(remoteness_bytes, "remoteness_bytes") not in (2, 4):
             raise ValueError(f"remoteness_bytes must be 2 or 4, got {remoteness_bytes}")
-        F = self.n_cells
-        k = len(self.police_moves) + len(self.thief_moves)
-        return self.n_positions * (1 + remoteness_bytes) + 64 * F * (k + 2) + \
-            _retro.queue_bytes(self._queue_allowance())
+        return source_bytes(self.n_positions, remoteness_bytes, self._table_bytes(),
+                            self._queue_allowance())
+
+    def _table_bytes(self) -> int:
+        """The move tables (forward and reverse) and their building."""
+        return 64 * self.n_cells * (len(self.police_moves) + len(self.thief_moves) + 2)
+
+    def _source(self) -> _police.PoliceThiefSource:
+        """The compiled rules of this board."""
+        pol_pred, _, pol_next = self._tables(self.police_moves)
+        thf_pred, _, thf_next = self._tables(self.thief_moves)
+        return _police.PoliceThiefSource(pol_next, thf_next, pol_pred, thf_pred,
+                                         self._exit_mask, self.passing)
 
     def _queue_allowance(self) -> int:
         """Queue entries the estimate allows for: every state that starts the
@@ -588,33 +594,11 @@ class PoliceThief:
         'The thief escapes'
         """
         what = f"solving this board ({self.n_positions:,} positions)"
-        limit = check_memory(self.memory_estimate(), max_memory, what)
-        allowance = _retro.queue_bytes(self._queue_allowance())
-        pol_pred, pol_deg, _ = self._tables(self.police_moves)
-        thf_pred, thf_deg, _ = self._tables(self.thief_moves)
-        state = np.empty(self.n_positions, dtype=np.uint8)
-        remoteness: npt.NDArray[np.uint16] | npt.NDArray[np.int32]
-        for dtype, width in ((np.uint16, 2), (np.int32, 4)):
-            if width == 4:
-                # A remoteness above 65535: rerun with int32 (if it fits the budget).
-                check_memory(self.memory_estimate(remoteness_bytes=4), max_memory,
-                             f"{what}, whose remoteness exceeds 65535 and needs 32 bits,")
-            remoteness = np.empty(self.n_positions, dtype=dtype)  # type: ignore[assignment]
-            fixed = self.memory_estimate(remoteness_bytes=width) - allowance
-            status = _police.solve_police(pol_pred, pol_deg, thf_pred, thf_deg,
-                                          self._exit_mask, self.passing, state, remoteness,
-                                          max_queue_bytes=min(limit - fixed, INT64_MAX))
-            if status == "ok":
-                break
-            if status == "memory limit":
-                raise queue_limit_error(what, fixed + _retro.queue_bytes(self.n_positions),
-                                        limit, fixed, max_memory)
-            del remoteness
-        else:                   # pragma: no cover - needs a remoteness past 2^31
-            raise ValueError(f"{what}: a remoteness exceeds 2^31 - 1")
-        # The outcome is the state array itself, reinterpreted: both read-only.
-        return PoliceThiefSolution._owned(self, readonly(state).view(np.int8),
-                                          remoteness, max_memory)
+        check_memory(self.memory_estimate(), max_memory, what)     # before the tables
+        outcome, remoteness = solve_arrays(self._source(), max_memory=max_memory,
+                                           fixed_bytes=self._table_bytes(),
+                                           allowance=self._queue_allowance(), what=what)
+        return PoliceThiefSolution._owned(self, outcome, remoteness, max_memory)
 
 
 def _restore_solution(cls: type[PoliceThiefSolution], board: PoliceThief,
@@ -629,7 +613,7 @@ def _restore_board(cls: type[PoliceThief], rows: tuple[str, ...], police_moves: 
     return cls(rows, police_moves=police_moves, thief_moves=thief_moves, passing=passing)
 
 
-class PoliceThiefSolution(Solution):
+class PoliceThiefSolution(SourceSolution):
     """Every position of a police-and-thief board, solved: the protocol of
     :class:`grundy.Solution`.
 
@@ -670,126 +654,29 @@ class PoliceThiefSolution(Solution):
     ('Police catches the thief', Evaluation(WIN, remoteness=3, move=PolicePosition(police=(0, 1), thief=(0, 2), police_to_move=False)))
     """
 
-    __slots__ = ("board", "_outcome", "_rem", "_remoteness", "_move", "_next", "_max_memory",
-                 "_lock")
+    __slots__ = ("board",)
 
     def __init__(self, board: PoliceThief, outcome: npt.ArrayLike, remoteness: npt.ArrayLike,
                  *, max_memory: int | None = None) -> None:
         if not isinstance(board, PoliceThief):
             raise TypeError(f"board must be a PoliceThief, got {shorten(board)}")
-        n = board.n_positions
-        outcome = checked_array(outcome, "outcome", np.int8, n, -1, 1)
-        rem = checked_array(remoteness, "remoteness", np.int32, n, -1, 2 ** 31 - 1)
-        rem = np.where(outcome == DRAW, np.int32(0), rem)      # the compact form
-        self._setup(board, outcome, readonly(rem), max_memory)
+        self.board = board
+        super().__init__(board._source(), outcome, remoteness, max_memory=max_memory)
 
     @classmethod
     def _owned(cls, board: PoliceThief, outcome: npt.NDArray[np.int8],
                remoteness: npt.NDArray[np.uint16] | npt.NDArray[np.int32],
                max_memory: int | None) -> PoliceThiefSolution:
-        """A solution on the arrays of a solve (not copied, made read-only)."""
-        self = cls.__new__(cls)
-        self._setup(board, readonly(outcome), readonly(remoteness), max_memory)
-        return self
-
-    def _setup(self, board: PoliceThief, outcome: npt.NDArray[np.int8],
-               remoteness: npt.NDArray[np.uint16] | npt.NDArray[np.int32],
-               max_memory: int | None) -> None:
+        """A solution on the arrays of a solve (not copied)."""
+        self: PoliceThiefSolution = super()._owned(board._source(), outcome, remoteness,
+                                                   max_memory)
         self.board = board
-        self._outcome = outcome
-        self._rem = remoteness                      # compact: 0 at draws
-        self._remoteness: Int64Array | None = None
-        self._move: Int64Array | None = None
-        self._next: tuple[Int64Array, Int64Array] | None = None
-        self._max_memory = max_memory
-        self._lock = threading.Lock()               # one build of each lazy array
+        return self
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Rebuilt through _owned: the arrays are read-only again.
         return (_restore_solution, (type(self), self.board, self._outcome, self._rem,
                                     self._max_memory))
-
-    @property
-    def outcome(self) -> npt.NDArray[np.int8]:
-        """Outcome of every position, int8 (WIN 1, LOSS -1, DRAW 0), read-only.
-
-        Examples
-        --------
-        >>> PoliceThief.parse("1 2\\nPT").solve().outcome.reshape(2, 2, 2)[0, 1]
-        array([-1,  1], dtype=int8)
-        """
-        return self._outcome
-
-    @property
-    def remoteness(self) -> Int64Array:
-        """Remoteness of every position, int64 (-1 for draws), read-only.
-
-        Built on first use (8 bytes a position), within the solve's
-        ``max_memory``.
-
-        Raises
-        ------
-        MemoryLimitError
-            If the array would need more memory than allowed.
-
-        Examples
-        --------
-        >>> PoliceThief.parse("1 2\\nPT").solve().remoteness.tolist()
-        [0, 0, 2, 1, 2, 1, 0, 0]
-        """
-        with self._lock:
-            if self._remoteness is None:
-                check_memory(9 * self._outcome.size, self._max_memory,
-                             f"the int64 remoteness of {self._outcome.size:,} positions")
-                out = self._rem.astype(np.int64)
-                out[self._outcome == DRAW] = -1
-                self._remoteness = readonly(out)
-            return self._remoteness
-
-    @property
-    def move(self) -> Int64Array:
-        """Number of the position an optimal move leads to, int64 (-1: none), read-only.
-
-        Built on first use by the compiled kernel (8 bytes a position),
-        within the solve's ``max_memory``.  The move chosen is the first
-        optimal one in move-set order, a pass last.
-
-        Raises
-        ------
-        MemoryLimitError
-            If the array would need more memory than allowed.
-
-        Examples
-        --------
-        >>> PoliceThief.parse("1 2\\nPT").solve().move.tolist()
-        [-1, -1, 3, 6, 5, 0, -1, -1]
-        """
-        with self._lock:
-            if self._move is None:
-                n = self._outcome.size
-                check_memory(8 * n, self._max_memory, f"the int64 moves of {n:,} positions")
-                move = np.empty(n, dtype=np.int64)
-                self._fill_moves(0, n, move)
-                self._move = readonly(move)
-            return self._move
-
-    def _fill_moves(self, start: int, stop: int, move: Int64Array) -> None:
-        if self._next is None:
-            b = self.board
-            self._next = (b._tables(b.police_moves)[2], b._tables(b.thief_moves)[2])
-        _police.best_moves(self._next[0], self._next[1], self.board._exit_mask,
-                           self.board.passing, self._outcome, self._rem, start, stop, move)
-
-    def _remoteness_at(self, i: int) -> int:
-        return -1 if self._outcome[i] == DRAW else int(self._rem[i])
-
-    def _move_at(self, i: int) -> int:
-        if self._move is not None:
-            return int(self._move[i])
-        one = np.empty(1, dtype=np.int64)
-        with self._lock:
-            self._fill_moves(i, i + 1, one)
-        return int(one[0])
 
     @property
     def start(self) -> PolicePosition:

@@ -5,8 +5,8 @@ board, an impartial game explored from a position) numbers its positions
 0..n-1 and answers with the same names everywhere:
 
 - arrays indexed by position number, read-only, with fixed dtypes:
-  ``outcome`` (int8: WIN 1, LOSS -1, DRAW 0), ``remoteness`` (int64, -1 for
-  draws) and ``move`` (int64: the number of the position an optimal move
+  ``outcome`` (int8: WIN 1, LOSS -1, DRAW 0, TIE 2), ``remoteness`` (int64,
+  -1 for draws) and ``move`` (int64: the number of the position an optimal move
   leads to, -1 where there is none);
 - ``sol[p]``: the :class:`Evaluation` of position ``p`` (outcome,
   remoteness, the position the best move leads to);
@@ -33,7 +33,7 @@ from typing import Any, NamedTuple, overload
 import numpy as np
 import numpy.typing as npt
 
-from grundy._common import (DRAW, LOSS, NO_MOVE, WIN, Outcome, as_int64_array, check_int,
+from grundy._common import (DRAW, LOSS, NO_MOVE, TIE, WIN, Outcome, as_int64_array, check_int,
                             readonly)
 
 __all__ = ["Evaluation", "Solution"]
@@ -50,7 +50,7 @@ class Evaluation(NamedTuple):
     Attributes
     ----------
     outcome : Outcome
-        WIN, LOSS or DRAW for the player to move.
+        WIN, LOSS, TIE or DRAW for the player to move.
     remoteness : int
         Moves to the end of the game with perfect play (the winner hurries,
         the loser delays); 0 at a finished position, -1 for a draw.
@@ -95,7 +95,7 @@ class Solution(abc.ABC):
     >>> isinstance(sol, grundy.Solution), sol.n_positions
     (True, 4)
     >>> sol.counts()
-    {WIN: 2, LOSS: 2, DRAW: 0}
+    {WIN: 2, LOSS: 2, TIE: 0, DRAW: 0}
     """
 
     __slots__ = ()
@@ -364,22 +364,23 @@ class Solution(abc.ABC):
         Returns
         -------
         dict
-            ``{WIN: a, LOSS: b, DRAW: c}``.
+            ``{WIN: a, LOSS: b, TIE: c, DRAW: d}``.
 
         Examples
         --------
         >>> import grundy
         >>> grundy.GameGraph.from_edges([(0, 1), (1, 0), (1, 2)]).solve().counts()
-        {WIN: 1, LOSS: 2, DRAW: 0}
+        {WIN: 1, LOSS: 2, TIE: 0, DRAW: 0}
         """
         outcome = self.outcome                  # one byte a position at a time
-        win, loss = int(np.count_nonzero(outcome == WIN)), int(np.count_nonzero(outcome == LOSS))
-        return {WIN: win, LOSS: loss, DRAW: len(outcome) - win - loss}
+        win, loss, tie = (int(np.count_nonzero(outcome == o)) for o in (WIN, LOSS, TIE))
+        return {WIN: win, LOSS: loss, TIE: tie, DRAW: len(outcome) - win - loss - tie}
 
     def __repr__(self) -> str:
         c = self.counts()
+        ties = f", TIE={c[TIE]}" if c[TIE] else ""
         return (f"{type(self).__name__}(n_positions={self.n_positions}, WIN={c[WIN]}, "
-                f"LOSS={c[LOSS]}, DRAW={c[DRAW]})")
+                f"LOSS={c[LOSS]}{ties}, DRAW={c[DRAW]})")
 
 
 def checked_array(data: npt.ArrayLike, name: str, dtype: type[np.integer[Any]], n: int,

@@ -19,6 +19,7 @@ cdef enum:
     WIN = 1
     LOSS = -1
     DRAW = 0
+    TIE = 2
 
 # Compiler intrinsics, portable: gcc/clang builtins, MSVC intrinsics, or
 # plain C where neither exists (a prefetch is only a hint).

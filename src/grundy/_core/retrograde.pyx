@@ -11,8 +11,14 @@ undecided moves, and a predecessor whose counter reaches 0 is a LOSS (one
 move more).  The queue holds states in non-decreasing remoteness, so the
 first LOSS successor reached is the nearest (the winner hurries) and the
 last WIN successor is the farthest (the loser delays).  Each state is
-decided once and each move looked at once: O(n + m).  States never decided
-are draws.
+decided once and each move looked at once: O(n + m).
+
+Ties (games that end without a winner): a known TIE state is neither a WIN
+nor a LOSS for the pass above, so a move to it keeps its predecessor from
+being a LOSS.  Then a second pass, a breadth-first search backwards from the
+known TIE states, makes every still undecided state with a move to a TIE a
+TIE, at one move more than the nearest (its remoteness: the fewest moves to
+the tie ending).  Again O(n + m).  States never decided are draws.
 """
 import numpy as np
 
@@ -20,7 +26,7 @@ from libc.stdlib cimport malloc, free
 from libc.stdint cimport INT64_MAX
 
 from grundy._core._typedefs cimport (int8_t, int32_t, int64_t, uint8_t,
-                                     uint16_t, count_t, rem_t, WIN, LOSS, DRAW,
+                                     uint16_t, count_t, rem_t, WIN, LOSS, DRAW, TIE,
                                      grundy_prefetch)
 from grundy._core.csr cimport reverse_csr, check_csr, max_out_degree
 from grundy._core._interrupt cimport interrupted, raise_interrupt
@@ -36,6 +42,33 @@ cdef class MoveSource:
                               const int64_t** out) noexcept nogil:
         out[0] = buf
         return 0
+
+    cdef int64_t successors(self, int64_t s, int64_t* buf) noexcept nogil:
+        return 0
+
+    cdef int8_t primitive(self, int64_t s) noexcept nogil:
+        return 0
+
+    cdef int64_t n_moves(self, int64_t s) noexcept nogil:
+        return -1
+
+    cdef int64_t initial_states(self, uint8_t* state, int64_t start, int64_t stop,
+                                int64_t* buf) noexcept nogil:
+        cdef int64_t s, d
+        cdef int8_t p
+        cdef int code
+        for s in range(start, stop):
+            p = self.primitive(s)
+            d = 0
+            if p == 0:
+                d = self.n_moves(s)
+                if d < 0:
+                    d = self.successors(s, buf)
+            code = initial_state(p, d)
+            if code == COMPACT_INVALID:
+                return s
+            state[s] = <uint8_t> code
+        return -1
 
     cdef void prefetch(self, int64_t s, int stage) noexcept nogil:
         pass
@@ -147,6 +180,15 @@ cdef inline int64_t queue_peek(Queue* q, int64_t k) noexcept nogil:
 # The engine.
 
 
+cdef inline bint _decided(count_t c) noexcept nogil:
+    """A state byte (or word) holding a mark (WIN, LOSS, TIE), not a counter:
+    one comparison (the marks are the top values of uint8, negative in int64)."""
+    if count_t is uint8_t:
+        return c >= COMPACT_TIE
+    else:
+        return c < 0
+
+
 cdef inline int _decide(count_t* state, rem_t* remoteness, int64_t* move,
                         Queue* q, int64_t u, int64_t s, count_t mark, int64_t r,
                         int64_t max_remoteness) noexcept nogil:
@@ -164,7 +206,8 @@ cdef int _retrograde(MoveSource src, count_t* state, rem_t* remoteness,
                      int64_t* move, count_t terminal, int64_t max_remoteness,
                      int64_t max_queue_bytes) noexcept nogil:
     cdef count_t win_mark = <count_t> -1, loss_mark = <count_t> -2, c
-    cdef bint s_lost, prefetches = src.prefetches
+    cdef count_t tie_mark = <count_t> -3
+    cdef bint s_lost, prefetches = src.prefetches, ties = False
     cdef int64_t n = src.n_states
     cdef int64_t s, u, i, k, r = 0, level_left, pops = 0
     cdef const int64_t* preds = NULL
@@ -192,6 +235,8 @@ cdef int _retrograde(MoveSource src, count_t* state, rem_t* remoteness,
             status = queue_push(&q, s)
             if status != RETRO_OK:
                 break
+        elif state[s] == tie_mark:
+            ties = True
 
     # The queue holds one level of remoteness after another; r is the
     # remoteness of the states being popped, level_left how many remain.
@@ -216,7 +261,7 @@ cdef int _retrograde(MoveSource src, count_t* state, rem_t* remoteness,
         for i in range(k):
             u = preds[i]
             c = state[u]
-            if c == win_mark or c == loss_mark:
+            if _decided(c):
                 continue
             if s_lost:                  # a move to a LOSS: u wins
                 status = _decide(state, remoteness, move, &q, u, s, win_mark,
@@ -229,9 +274,49 @@ cdef int _retrograde(MoveSource src, count_t* state, rem_t* remoteness,
                 continue
             if status != 0:
                 break
+    if status == 0 and ties:
+        status = _tie_pass(src, state, remoteness, move, max_remoteness, &q, buf)
     queue_free(&q)
     free(buf)
     return status
+
+
+cdef int _tie_pass(MoveSource src, count_t* state, rem_t* remoteness,
+                   int64_t* move, int64_t max_remoteness, Queue* q,
+                   int64_t* buf) noexcept nogil:
+    """Breadth-first from the known TIE states (the queue is empty): an
+    undecided predecessor of a TIE is a TIE, one move further."""
+    cdef count_t win_mark = <count_t> -1, loss_mark = <count_t> -2, c
+    cdef count_t tie_mark = <count_t> -3
+    cdef int64_t n = src.n_states, s, u, i, k, r = 0, level_left, pops = 0
+    cdef const int64_t* preds = NULL
+    cdef int status = RETRO_OK
+    for s in range(n):
+        if state[s] == tie_mark:
+            status = queue_push(q, s)
+            if status != RETRO_OK:
+                return status
+    level_left = q.size
+    while q.size > 0:
+        if level_left == 0:
+            r += 1
+            level_left = q.size
+        level_left -= 1
+        pops += 1
+        if (pops & CHECK_EVERY_POPS) == 0 and interrupted():
+            return RETRO_INTERRUPTED
+        s = queue_pop(q)
+        k = src.predecessors(s, buf, &preds)
+        for i in range(k):
+            u = preds[i]
+            c = state[u]
+            if _decided(c):
+                continue
+            status = _decide(state, remoteness, move, q, u, s, tie_mark, r + 1,
+                             max_remoteness)
+            if status != RETRO_OK:
+                return status
+    return RETRO_OK
 
 
 cdef int retrograde_wide(MoveSource src, int64_t* state, int64_t* remoteness,
@@ -332,9 +417,9 @@ def solve_graph(const int64_t[::1] indptr, const int64_t[::1] indices,
         if arr.shape[0] != n:
             raise ValueError(f"{name} has length {arr.shape[0]}, expected {n}")
     for v in range(n):
-        if outcome[v] < -1 or outcome[v] > 1:
+        if outcome[v] < -1 or outcome[v] > 2:
             raise ValueError(f"label of vertex {v} is {outcome[v]}: "
-                             f"expected WIN (1), LOSS (-1) or 0 (not fixed)")
+                             f"expected WIN (1), LOSS (-1), TIE (2) or 0 (not fixed)")
     if n == 0:
         return "ok"
     # The usual graph has out-degrees below 254: one byte of state per
@@ -369,9 +454,11 @@ cdef inline void _finish(const int64_t[::1] indptr, const int64_t[::1] indices,
     successor)."""
     cdef int64_t v, e, n = outcome.shape[0]
     cdef count_t win_mark = <count_t> -1, loss_mark = <count_t> -2, st
+    cdef count_t tie_mark = <count_t> -3
     for v in range(n):
         st = state[v]
-        outcome[v] = WIN if st == win_mark else (LOSS if st == loss_mark else DRAW)
+        outcome[v] = WIN if st == win_mark else (LOSS if st == loss_mark else
+                                                 (TIE if st == tie_mark else DRAW))
     for v in range(n):
         if outcome[v] == DRAW:
             remoteness[v] = -1
@@ -389,11 +476,14 @@ cdef int _solve_states(CSRSource src, const int64_t[::1] indptr,
     cdef int64_t v, n = outcome.shape[0]
     cdef int status
     cdef count_t win_mark = <count_t> -1, loss_mark = <count_t> -2
+    cdef count_t tie_mark = <count_t> -3
     for v in range(n):
         if outcome[v] == WIN:
             state[v] = win_mark
         elif outcome[v] == LOSS:
             state[v] = loss_mark
+        elif outcome[v] == TIE:
+            state[v] = tie_mark
         else:
             state[v] = <count_t> (indptr[v + 1] - indptr[v])
     if count_t is uint8_t:
@@ -405,3 +495,137 @@ cdef int _solve_states(CSRSource src, const int64_t[::1] indptr,
     if status == RETRO_OK:
         _finish(indptr, indices, &state[0], outcome, remoteness, move)
     return status
+
+
+# ---------------------------------------------------------------------------
+# Any compiled game: one driver around the engine, and its best moves.
+
+cdef enum:
+    BAD_INITIAL = -10       # a bad primitive value, or more than COMPACT_MAX_MOVES moves
+
+
+def solve_source(MoveSource src, uint8_t[::1] state, rem_t[::1] remoteness,
+                 bint misere=False, int64_t max_queue_bytes=INT64_MAX):
+    """Solve every state of a compiled game in place.
+
+    ``state`` (uint8, n_states) leaves holding the int8 outcome of every
+    state (view it as int8); ``remoteness`` (uint16, int32 or int64) the
+    remoteness (0 at draws).  Returns "ok"; "overflow" if a remoteness does
+    not fit the remoteness type (rerun with a wider one); "memory limit" if
+    the queue would need more than ``max_queue_bytes``.  Raises ValueError
+    for a source breaking its contract (naming the state), MemoryError if
+    memory runs out, KeyboardInterrupt on Ctrl-C.
+    """
+    cdef int64_t n = src.n_states, s, d = 0, bad = -1, lo
+    cdef int8_t p = 0
+    cdef int status = RETRO_OK
+    if state.shape[0] != n or remoteness.shape[0] != n:
+        raise ValueError(f"state and remoteness must have {n} entries")
+    if n == 0:
+        return "ok"
+    cdef int64_t* buf = <int64_t*> malloc((max(src.max_successors, 0) + 1) * sizeof(int64_t))
+    if buf == NULL:
+        raise MemoryError("out of memory for the successor buffer")
+    with nogil:
+        lo = 0
+        while lo < n:           # in slices, looking for Ctrl-C between them
+            bad = src.initial_states(&state[0], lo, min(lo + CHECK_EVERY_STATES + 1, n), buf)
+            if bad >= 0:
+                status = BAD_INITIAL
+                break
+            lo += CHECK_EVERY_STATES + 1
+            if interrupted():
+                status = RETRO_INTERRUPTED
+                break
+        if status == BAD_INITIAL:
+            p = src.primitive(bad)
+            d = src.n_moves(bad) if p == 0 else 0
+            if p == 0 and d < 0:
+                d = src.successors(bad, buf)
+    free(buf)
+    if status == BAD_INITIAL:
+        if p not in (0, WIN, LOSS, TIE):
+            raise ValueError(f"primitive({bad}) gave {p}: expected 0, WIN (1), LOSS (-1) "
+                             f"or TIE (2)")
+        raise ValueError(f"state {bad} has {d} moves: a state has 0..{COMPACT_MAX_MOVES}")
+    if status == RETRO_OK:
+        with nogil:
+            if rem_t is uint16_t:
+                status = retrograde_compact16(src, &state[0], &remoteness[0], NULL,
+                                              COMPACT_WIN if misere else COMPACT_LOSS,
+                                              max_queue_bytes)
+            elif rem_t is int32_t:
+                status = retrograde_compact32(src, &state[0], &remoteness[0], NULL,
+                                              COMPACT_WIN if misere else COMPACT_LOSS,
+                                              max_queue_bytes)
+            else:
+                status = retrograde_compact64(src, &state[0], &remoteness[0], NULL,
+                                              COMPACT_WIN if misere else COMPACT_LOSS,
+                                              max_queue_bytes)
+    if status == RETRO_INTERRUPTED:
+        raise_interrupt()
+    if status == RETRO_NO_MEMORY:
+        raise MemoryError("retrograde analysis: out of memory for the queue")
+    if status == RETRO_OVERFLOW:
+        return "overflow"
+    if status == RETRO_MEMORY_LIMIT:
+        return "memory limit"
+    cdef int8_t* out = <int8_t*> &state[0]
+    cdef uint8_t st
+    with nogil:
+        for s in range(n):
+            st = state[s]
+            out[s] = WIN if st == COMPACT_WIN else (LOSS if st == COMPACT_LOSS else
+                                                    (TIE if st == COMPACT_TIE else DRAW))
+    return "ok"
+
+
+def best_moves(MoveSource src, const int8_t[::1] outcome, const rem_t[::1] remoteness,
+               int64_t start, int64_t stop, int64_t[::1] move):
+    """Optimal successors of the states ``start..stop-1`` into ``move[0:stop-start]``.
+
+    A state's move is its first successor (in ``successors()`` order) that
+    keeps its value: for a WIN or LOSS at remoteness r a successor of the
+    opposite outcome at r - 1, for a TIE a TIE at r - 1, for a DRAW a DRAW.
+    -1 where the game is over (primitive) or there is no move.  ``outcome``
+    and ``remoteness`` are a solve's (remoteness 0 at draws).
+    """
+    cdef int64_t n = src.n_states, s, i, k, s2, found
+    cdef int8_t o
+    cdef int64_t r
+    cdef bint stopped = False
+    if outcome.shape[0] != n or remoteness.shape[0] != n:
+        raise ValueError(f"outcome and remoteness must have {n} entries")
+    if not (0 <= start <= stop <= n) or move.shape[0] < stop - start:
+        raise ValueError(f"states {start}..{stop} do not fit 0..{n} and the move array")
+    cdef int64_t* buf = <int64_t*> malloc((max(src.max_successors, 0) + 1) * sizeof(int64_t))
+    if buf == NULL:
+        raise MemoryError("out of memory for the successor buffer")
+    with nogil:
+        for s in range(start, stop):
+            if ((s - start) & CHECK_EVERY_STATES) == CHECK_EVERY_STATES and interrupted():
+                stopped = True
+                break
+            found = -1
+            if src.primitive(s) == 0:
+                o = outcome[s]
+                r = remoteness[s]
+                k = src.successors(s, buf)
+                for i in range(k):
+                    s2 = buf[i]
+                    if 0 <= s2 < n and _keeps(o, r, outcome[s2], remoteness[s2]):
+                        found = s2
+                        break
+            move[s - start] = found
+    free(buf)
+    if stopped:
+        raise_interrupt()
+
+
+cdef inline bint _keeps(int8_t o, int64_t r, int8_t o2, int64_t r2) noexcept nogil:
+    """A move to (o2, r2) is optimal from (o, r)."""
+    if o == DRAW:
+        return o2 == DRAW
+    if o == TIE:
+        return o2 == TIE and r2 == r - 1
+    return o2 == -o and r2 == r - 1

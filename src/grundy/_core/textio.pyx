@@ -182,7 +182,7 @@ cdef inline Py_ssize_t write_uint(uint8_t* buf, Py_ssize_t pos, uint64_t x) noex
 
 
 def format_outcomes(const int8_t[::1] outcome, const int64_t[::1] remoteness):
-    """``WIN r`` / ``LOSS r`` / ``DRAW -1`` lines, one per vertex, as bytes."""
+    """``WIN r`` / ``LOSS r`` / ``TIE r`` / ``DRAW -1`` lines, one per vertex, as bytes."""
     cdef Py_ssize_t n = outcome.shape[0], i, pos = 0
     cdef int64_t r
     buf_arr = np.empty(n * 26 + 1, dtype=np.uint8)
@@ -197,6 +197,9 @@ def format_outcomes(const int8_t[::1] outcome, const int64_t[::1] remoteness):
             elif outcome[i] == -1:
                 buf[pos] = 76; buf[pos + 1] = 79; buf[pos + 2] = 83; buf[pos + 3] = 83
                 pos += 4
+            elif outcome[i] == 2:
+                buf[pos] = 84; buf[pos + 1] = 73; buf[pos + 2] = 69        # TIE
+                pos += 3
             else:
                 buf[pos] = 68; buf[pos + 1] = 82; buf[pos + 2] = 65; buf[pos + 3] = 87
                 pos += 4

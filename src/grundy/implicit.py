@@ -1,0 +1,345 @@
+"""Compiled games: any ``MoveSource`` plug-in, solved without an edge list.
+
+A game written in Cython subclasses ``grundy._core.retrograde.MoveSource``
+(its contract is documented in the installed ``retrograde.pxd``): it numbers
+its states 0..n-1 and gives each state's predecessors, successors and
+primitive value.  :func:`solve_source` runs the one retrograde engine over
+it, with one byte of state and a narrow remoteness per state (2 bytes,
+rerun with 4 if a remoteness passes 65535), and returns a
+:class:`SourceSolution`, which speaks the protocol of every solved game
+(:mod:`grundy.solution`).  Police and thief (:mod:`grundy.police`) is such
+a plug-in.
+
+Examples
+--------
+>>> import grundy
+>>> from grundy._core.police import PoliceThiefSource
+>>> import numpy as np
+>>> step = np.array([[1], [-1]])              # two cells: a step from 0 to 1
+>>> back = np.array([[-1], [0]])              # cell 1 is entered from 0
+>>> src = PoliceThiefSource(step, step, back, back, np.zeros(2, np.uint8), True)
+>>> sol = solve_source(src)
+>>> sol.n_positions, sol[3], sol.counts()[grundy.WIN]
+(8, Evaluation(WIN, remoteness=1, move=6), 3)
+"""
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from grundy._common import (DRAW, INT64_MAX, Int64Array, check_bool, check_count,
+                            check_memory, queue_limit_error, readonly, shorten)
+from grundy._core import retrograde as _retro
+from grundy.solution import Solution, checked_array
+
+__all__ = ["SourceSolution", "solve_source"]
+
+Remoteness = npt.NDArray[np.uint16] | npt.NDArray[np.int32]
+
+
+def source_bytes(n: int, remoteness_bytes: int, fixed: int, allowance: int) -> int:
+    """Bytes a solve of n states takes at its peak: a state byte and the
+    remoteness per state, the source's own ``fixed`` bytes and a queue
+    allowance of ``allowance`` ids."""
+    return n * (1 + remoteness_bytes) + fixed + _retro.queue_bytes(allowance)
+
+
+def solve_arrays(source: Any, *, misere: bool = False, max_memory: int | None = None,
+                 fixed_bytes: int = 0, allowance: int | None = None,
+                 what: str = "solving the game") -> tuple[npt.NDArray[np.int8], Remoteness]:
+    """The outcome (int8) and compact remoteness of every state of a source:
+    the one driver around the engine (memory refused beforehand, the
+    remoteness widened on overflow, the engine's codes as exceptions)."""
+    n = source.n_states
+    allowance = n // 64 if allowance is None else allowance
+    limit = check_memory(source_bytes(n, 2, fixed_bytes, allowance), max_memory, what)
+    state = np.empty(n, dtype=np.uint8)
+    remoteness: Remoteness
+    for dtype, width in ((np.uint16, 2), (np.int32, 4)):
+        if width == 4:
+            # A remoteness above 65535: rerun with int32 (if it fits the budget).
+            check_memory(source_bytes(n, 4, fixed_bytes, allowance), max_memory,
+                         f"{what}, whose remoteness exceeds 65535 and needs 32 bits,")
+        remoteness = np.empty(n, dtype=dtype)
+        fixed = source_bytes(n, width, fixed_bytes, 0) - _retro.queue_bytes(0)
+        status = _retro.solve_source(source, state, remoteness, misere,
+                                     max_queue_bytes=min(limit - fixed, INT64_MAX))
+        if status == "ok":
+            break
+        if status == "memory limit":
+            raise queue_limit_error(what, fixed + _retro.queue_bytes(n), limit, fixed,
+                                    max_memory)
+        del remoteness
+    else:                       # pragma: no cover - needs a remoteness past 2^31
+        raise ValueError(f"{what}: a remoteness exceeds 2^31 - 1")
+    # The outcome is the state array itself, reinterpreted: both read-only.
+    return readonly(state).view(np.int8), readonly(remoteness)
+
+
+def solve_source(source: Any, *, misere: bool = False,
+                 max_memory: int | None = None) -> SourceSolution:
+    """Solve every state of a compiled game (a ``MoveSource`` plug-in).
+
+    Parameters
+    ----------
+    source : grundy._core.retrograde.MoveSource
+        The game's rules, compiled.
+    misere : bool, default False
+        A state with no move (and no primitive value) is a WIN (normally a
+        LOSS).
+    max_memory : int, optional
+        Bytes the solve may take (default: the memory available); refused
+        before the state arrays are allocated.
+
+    Returns
+    -------
+    SourceSolution
+
+    Raises
+    ------
+    TypeError
+        If ``source`` is not a MoveSource.
+    ValueError
+        If the source breaks its contract (a bad primitive value, too many
+        moves), naming the state.
+    MemoryLimitError
+        If the solve would need more than ``max_memory``.
+
+    Examples
+    --------
+    >>> from grundy._core.police import PoliceThiefSource
+    >>> import numpy as np
+    >>> step, back = np.array([[1], [-1]]), np.array([[-1], [0]])
+    >>> src = PoliceThiefSource(step, step, back, back, np.zeros(2, np.uint8), False)
+    >>> solve_source(src).outcome.tolist()
+    [-1, 1, -1, 1, -1, -1, -1, 1]
+    """
+    if not isinstance(source, _retro.MoveSource):
+        raise TypeError(f"source must be a MoveSource (a compiled game), got {shorten(source)}")
+    misere = check_bool(misere, "misere")
+    outcome, remoteness = solve_arrays(source, misere=misere, max_memory=max_memory,
+                                       what=f"solving a game of {source.n_states:,} states")
+    solution: SourceSolution = SourceSolution._owned(source, outcome, remoteness, max_memory)
+    return solution
+
+
+class SourceSolution(Solution):
+    """Every state of a compiled game, solved: the protocol of :class:`grundy.Solution`.
+
+    Positions are the state numbers.  ``outcome`` is the solve's own
+    array; ``remoteness`` and ``move`` (8 bytes a position each) are built
+    on first use, within the solve's ``max_memory``, while ``sol[p]``,
+    ``best_move`` and ``line`` never need them.  The best move of a state is
+    its first optimal successor in the source's order.
+
+    Parameters
+    ----------
+    source : MoveSource
+        The game (kept as the attribute ``source``).
+    outcome : array_like of int
+        The outcome of every state (-1..2), copied as int8.
+    remoteness : array_like of int
+        The remoteness of every state (>= 0; 0 or -1 at draws), copied as
+        int32.
+    max_memory : int, optional
+        Bytes the arrays built on first use may take.
+
+    Raises
+    ------
+    TypeError
+        If ``source`` is not a MoveSource, or an array does not hold integers.
+    ValueError
+        If an array has the wrong length or a value out of range.
+
+    Examples
+    --------
+    >>> from grundy._core.police import PoliceThiefSource
+    >>> import numpy as np
+    >>> step, back = np.array([[1], [-1]]), np.array([[-1], [0]])
+    >>> src = PoliceThiefSource(step, step, back, back, np.zeros(2, np.uint8), True)
+    >>> sol = solve_source(src)
+    >>> sol.line(3), sol.move.tolist()
+    ([3, 6], [-1, -1, 3, 6, 5, 4, -1, -1])
+    """
+
+    __slots__ = ("source", "_outcome", "_rem", "_remoteness", "_move", "_max_memory",
+                 "_lock")
+
+    def __init__(self, source: Any, outcome: npt.ArrayLike, remoteness: npt.ArrayLike, *,
+                 max_memory: int | None = None) -> None:
+        if not isinstance(source, _retro.MoveSource):
+            raise TypeError(f"source must be a MoveSource, got {shorten(source)}")
+        n = source.n_states
+        checked = checked_array(outcome, "outcome", np.int8, n, -1, 2)
+        rem = checked_array(remoteness, "remoteness", np.int32, n, -1, 2 ** 31 - 1)
+        rem = np.where(checked == DRAW, np.int32(0), rem)      # the compact form
+        self._setup(source, checked, readonly(rem), max_memory)
+
+    @classmethod
+    def _owned(cls, source: Any, outcome: npt.NDArray[np.int8], remoteness: Remoteness,
+               max_memory: int | None) -> Any:
+        """A solution on the arrays of a solve (not copied)."""
+        self = cls.__new__(cls)
+        self._setup(source, readonly(outcome), readonly(remoteness), max_memory)
+        return self
+
+    def _setup(self, source: Any, outcome: npt.NDArray[np.int8], remoteness: Remoteness,
+               max_memory: int | None) -> None:
+        self.source = source
+        self._outcome = outcome
+        self._rem = remoteness                      # compact: 0 at draws
+        self._remoteness: Int64Array | None = None
+        self._move: Int64Array | None = None
+        self._max_memory = max_memory
+        self._lock = threading.Lock()               # one build of each lazy array
+
+    @property
+    def outcome(self) -> npt.NDArray[np.int8]:
+        """Outcome of every state, int8 (WIN 1, LOSS -1, DRAW 0, TIE 2), read-only.
+
+        Examples
+        --------
+        >>> from grundy._core.police import PoliceThiefSource
+        >>> import numpy as np
+        >>> step, back = np.array([[1], [-1]]), np.array([[-1], [0]])
+        >>> src = PoliceThiefSource(step, step, back, back, np.zeros(2, np.uint8), True)
+        >>> solve_source(src).outcome.tolist()
+        [-1, 1, -1, 1, 0, 0, -1, 1]
+        """
+        return self._outcome
+
+    @property
+    def remoteness(self) -> Int64Array:
+        """Remoteness of every state, int64 (-1 for draws), read-only.
+
+        Built on first use (8 bytes a state), within the solve's ``max_memory``.
+
+        Raises
+        ------
+        MemoryLimitError
+            If the array would need more memory than allowed.
+
+        Examples
+        --------
+        >>> from grundy._core.police import PoliceThiefSource
+        >>> import numpy as np
+        >>> step, back = np.array([[1], [-1]]), np.array([[-1], [0]])
+        >>> src = PoliceThiefSource(step, step, back, back, np.zeros(2, np.uint8), True)
+        >>> solve_source(src).remoteness.tolist()
+        [0, 0, 2, 1, -1, -1, 0, 0]
+        """
+        with self._lock:
+            if self._remoteness is None:
+                check_memory(9 * self._outcome.size, self._max_memory,
+                             f"the int64 remoteness of {self._outcome.size:,} positions")
+                out = self._rem.astype(np.int64)
+                out[self._outcome == DRAW] = -1
+                self._remoteness = readonly(out)
+            return self._remoteness
+
+    @property
+    def move(self) -> Int64Array:
+        """Number of the state an optimal move leads to, int64 (-1: none), read-only.
+
+        Built on first use by the compiled ``best_moves`` (8 bytes a state),
+        within the solve's ``max_memory``: the first optimal successor in
+        the source's order.
+
+        Raises
+        ------
+        MemoryLimitError
+            If the array would need more memory than allowed.
+
+        Examples
+        --------
+        >>> from grundy._core.police import PoliceThiefSource
+        >>> import numpy as np
+        >>> step, back = np.array([[1], [-1]]), np.array([[-1], [0]])
+        >>> src = PoliceThiefSource(step, step, back, back, np.zeros(2, np.uint8), True)
+        >>> solve_source(src).move.tolist()
+        [-1, -1, 3, 6, 5, 4, -1, -1]
+        """
+        with self._lock:
+            if self._move is None:
+                n = self._outcome.size
+                check_memory(8 * n, self._max_memory, f"the int64 moves of {n:,} positions")
+                move = np.empty(n, dtype=np.int64)
+                _retro.best_moves(self.source, self._outcome, self._rem, 0, n, move)
+                self._move = readonly(move)
+            return self._move
+
+    def _remoteness_at(self, i: int) -> int:
+        return -1 if self._outcome[i] == DRAW else int(self._rem[i])
+
+    def _move_at(self, i: int) -> int:
+        if self._move is not None:
+            return int(self._move[i])
+        one = np.empty(1, dtype=np.int64)
+        _retro.best_moves(self.source, self._outcome, self._rem, i, i + 1, one)
+        return int(one[0])
+
+    def index(self, position: Any) -> int:
+        """Number of a position: for a compiled game, the state number itself.
+
+        Parameters
+        ----------
+        position : int
+            A state number, 0..n_positions-1.
+
+        Returns
+        -------
+        int
+
+        Raises
+        ------
+        TypeError
+            If it is not an integer.
+        ValueError
+            If it is out of range.
+
+        Examples
+        --------
+        >>> from grundy._core.police import PoliceThiefSource
+        >>> import numpy as np
+        >>> step, back = np.array([[1], [-1]]), np.array([[-1], [0]])
+        >>> src = PoliceThiefSource(step, step, back, back, np.zeros(2, np.uint8), True)
+        >>> solve_source(src).index(5)
+        5
+        """
+        i = check_count(position, "state number")
+        if i >= self._outcome.size:
+            raise ValueError(f"state number {i} is out of range: valid range is "
+                             f"0..{self._outcome.size - 1}")
+        return i
+
+    def position(self, i: int) -> Any:
+        """The position numbered ``i``: for a compiled game, the state number.
+
+        Parameters
+        ----------
+        i : int
+            A state number.
+
+        Returns
+        -------
+        int
+
+        Raises
+        ------
+        TypeError, ValueError
+            As for :meth:`index`.
+
+        Examples
+        --------
+        >>> from grundy._core.police import PoliceThiefSource
+        >>> import numpy as np
+        >>> step, back = np.array([[1], [-1]]), np.array([[-1], [0]])
+        >>> src = PoliceThiefSource(step, step, back, back, np.zeros(2, np.uint8), True)
+        >>> solve_source(src).position(5)
+        5
+        """
+        return self.index(i)
+
