@@ -176,3 +176,125 @@ def subtraction_naive(s, n):
     for h in range(n + 1):
         G.append(mex(G[h - k] for k in s if k <= h))
     return G
+
+
+# ---------------------------------------------------------------------------
+# Ties, and games given by their rules.
+
+TIE = 2
+
+
+def solve_rounds_ties(n, succ, misere=False, labels=None):
+    """:func:`solve_rounds` with ties, by rounds again.
+
+    ``labels`` maps vertex -> WIN/LOSS/TIE (their moves are ignored).  First
+    the WIN/LOSS rounds exactly as in :func:`solve_rounds` (a TIE successor is
+    not a WIN, so it keeps its predecessor from being a LOSS).  Then the TIE
+    rounds: round k makes every still undecided vertex with a TIE successor
+    of remoteness k - 1 a TIE of remoteness k (the fewest moves to a tie
+    ending).  Vertices never decided are draws (remoteness -1).
+    """
+    succ_of = dict(enumerate(succ))
+    outcome, rem = solve_positions(succ_of, dict(labels or {}), misere=misere)
+    return [outcome[v] for v in range(n)], [rem[v] for v in range(n)]
+
+
+def explore_positions(start, moves, primitive=None):
+    """Every position reachable from ``start``, as dicts (no numbering).
+
+    Returns ``(succ, labels)``: ``succ[p]`` the list of ``moves(p)`` (empty
+    where the game is over), ``labels[p]`` the primitive value of the
+    positions where it is not None.  Depth first, with a plain stack.
+    """
+    succ, labels = {}, {}
+    stack, seen = [start], {start}
+    while stack:
+        p = stack.pop()
+        value = primitive(p) if primitive is not None else None
+        if value is not None:
+            labels[p] = value
+            succ[p] = []
+            continue
+        succ[p] = list(moves(p))
+        for c in succ[p]:
+            if c not in seen:
+                seen.add(c)
+                stack.append(c)
+    return succ, labels
+
+
+def solve_positions(succ, labels, misere=False):
+    """Outcome and remoteness of every position of ``succ`` (a dict of lists),
+    ties included: see :func:`solve_rounds_ties`.  Returns two dicts."""
+    outcome, rem = {}, {}
+    for p in succ:
+        if p in labels:
+            outcome[p], rem[p] = labels[p], 0
+        elif not succ[p]:
+            outcome[p], rem[p] = (WIN if misere else LOSS), 0
+    k = 0
+    while True:                             # WIN / LOSS, round by round
+        k += 1
+        decided = []
+        for u in succ:
+            if u in outcome:
+                continue
+            if any(outcome.get(v) == LOSS and rem[v] == k - 1 for v in succ[u]):
+                decided.append((u, WIN))
+            elif all(outcome.get(v) == WIN and rem[v] < k for v in succ[u]) and \
+                    max(rem[v] for v in succ[u]) == k - 1:
+                decided.append((u, LOSS))
+        if not decided:
+            break
+        for u, o in decided:
+            outcome[u], rem[u] = o, k
+    k = 0
+    while True:                             # then TIE, round by round
+        k += 1
+        decided = [u for u in succ if u not in outcome and
+                   any(outcome.get(v) == TIE and rem[v] == k - 1 for v in succ[u])]
+        if not decided:
+            break
+        for u in decided:
+            outcome[u], rem[u] = TIE, k
+    for p in succ:
+        if p not in outcome:
+            outcome[p], rem[p] = DRAW, -1
+    return outcome, rem
+
+
+def keeps_value(o, r, o2, r2):
+    """A move from a position of value (o, r) to one of (o2, r2) is optimal."""
+    if o == DRAW:
+        return o2 == DRAW
+    if o == TIE:
+        return o2 == TIE and r2 == r - 1
+    return o2 == -o and r2 == r - 1
+
+
+def check_moves_ties(succ, labels, outcome, rem, move):
+    """Assert that ``move[p]`` (None or -1 for no move) is a legal, value-keeping
+    move of every position ``p`` of ``succ`` (dicts keyed by position)."""
+    for p in succ:
+        m = move[p]
+        if p in labels or not succ[p]:
+            assert m is None or m == -1, (p, m)
+            continue
+        assert m in succ[p], f"move of {p!r} is {m!r}, not one of its moves {succ[p]!r}"
+        assert keeps_value(outcome[p], rem[p], outcome[m], rem[m]), \
+            (p, outcome[p], rem[p], m, outcome[m], rem[m])
+
+
+def first_keeping_moves(succ, labels, outcome, rem):
+    """Each position's first move (in ``succ`` order) that keeps its value;
+    -1 where the game is over or there is no such move (dicts in and out)."""
+    out = {}
+    for p in succ:
+        out[p] = -1
+        if p in labels:
+            continue
+        for c in succ[p]:
+            if keeps_value(outcome[p], rem[p], outcome[c], rem[c]):
+                out[p] = c
+                break
+    return out

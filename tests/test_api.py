@@ -233,6 +233,34 @@ def test_mypy_strict_on_the_installed_package(tmp_path):
     assert "Success" in run.stdout
 
 
+USER_CODE = """
+import grundy
+from grundy import WIN, Game, GameGraph, solve_game
+
+
+class Countdown(grundy.Game):
+    def start(self) -> int:
+        return 2
+
+    def moves(self, p: int) -> list[int]:
+        return [p - 1] if p else []
+
+
+sol = solve_game(Countdown())
+assert sol[2].outcome == WIN and isinstance(Countdown(), Game)
+counts: dict[grundy.Outcome, int] = GameGraph.from_edges([(0, 1)]).solve().counts()
+"""
+
+
+def test_mypy_strict_on_code_that_uses_the_package(tmp_path):
+    # The names of ``grundy`` are re-exported for type checkers (PEP 484 rules).
+    (tmp_path / "user.py").write_text(USER_CODE)
+    run = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--cache-dir",
+                          str(tmp_path / "cache"), "user.py"],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
 # -- the edges of the vocabulary -------------------------------------------------------
 
 def test_named_values_format_as_numbers_when_asked():

@@ -222,7 +222,7 @@ def test_move_function_errors():
         ImpartialGame(5)
     with pytest.raises(TypeError, match=r"moves\(1\) must return an iterable"):
         ImpartialGame(lambda n: 3).value(1)
-    with pytest.raises(TypeError, match=r"returned the option \[1\], which is not hashable"):
+    with pytest.raises(TypeError, match=r"moves\(1\) gave \[1\], which is not hashable"):
         ImpartialGame(lambda n: [[1]]).value(1)
 
     def failing(n):

@@ -43,18 +43,29 @@ _EXPORTS = {
 __all__ = list(_EXPORTS)
 
 if TYPE_CHECKING:                  # what the lazy loading below provides, for type checkers
-    from grundy._common import (DRAW, LOSS, NO_MOVE, TIE, WIN, CycleError,
-                                MemoryLimitError, NoMoveType, Outcome)
-    from grundy.game import BatchGame, Game, GameSolution, solve_game
-    from grundy.graph import GameGraph, GraphSolution
-    from grundy.implicit import SourceSolution, solve_source
-    from grundy.impartial import ImpartialGame, Sum, grundy_sum
-    from grundy.loopy import LoopyValue, LoopyValues, loopy_sum
-    from grundy.nim import nim_move, nim_moves, nim_outcome, nim_sum
-    from grundy.octal import (GrundysGame, HexGame, OctalGame, Periodicity, RareCommon,
-                              SubtractionGame, TakeAndBreakGame)
-    from grundy.police import BoardError, PolicePosition, PoliceThief, PoliceThiefSolution
-    from grundy.solution import Evaluation, Solution
+    # (``X as X``: re-exported, so ``from grundy import X`` type-checks in user code)
+    from grundy._common import DRAW as DRAW, LOSS as LOSS, NO_MOVE as NO_MOVE, TIE as TIE
+    from grundy._common import WIN as WIN, CycleError as CycleError
+    from grundy._common import MemoryLimitError as MemoryLimitError, NoMoveType as NoMoveType
+    from grundy._common import Outcome as Outcome
+    from grundy.game import BatchGame as BatchGame, Game as Game
+    from grundy.game import GameSolution as GameSolution, solve_game as solve_game
+    from grundy.graph import GameGraph as GameGraph, GraphSolution as GraphSolution
+    from grundy.implicit import SourceSolution as SourceSolution, solve_source as solve_source
+    from grundy.impartial import ImpartialGame as ImpartialGame, Sum as Sum
+    from grundy.impartial import grundy_sum as grundy_sum
+    from grundy.loopy import LoopyValue as LoopyValue, LoopyValues as LoopyValues
+    from grundy.loopy import loopy_sum as loopy_sum
+    from grundy.nim import nim_move as nim_move, nim_moves as nim_moves
+    from grundy.nim import nim_outcome as nim_outcome, nim_sum as nim_sum
+    from grundy.octal import GrundysGame as GrundysGame, HexGame as HexGame
+    from grundy.octal import OctalGame as OctalGame, Periodicity as Periodicity
+    from grundy.octal import RareCommon as RareCommon, SubtractionGame as SubtractionGame
+    from grundy.octal import TakeAndBreakGame as TakeAndBreakGame
+    from grundy.police import BoardError as BoardError, PolicePosition as PolicePosition
+    from grundy.police import PoliceThief as PoliceThief
+    from grundy.police import PoliceThiefSolution as PoliceThiefSolution
+    from grundy.solution import Evaluation as Evaluation, Solution as Solution
 
 
 # Submodules reachable as attributes (``grundy.octal``), imported on first use.

@@ -41,8 +41,8 @@ from __future__ import annotations
 
 import time
 from array import array
-from collections.abc import Callable, Hashable, Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from typing import Any, NamedTuple, NoReturn
 
 import numpy as np
 import numpy.typing as npt
@@ -55,7 +55,7 @@ from grundy.solution import Solution
 __all__ = ["Game", "BatchGame", "GameSolution", "solve_game"]
 
 Progress = Callable[[int, int], object]
-_PRIMITIVE = {None: 0, WIN: int(WIN), LOSS: int(LOSS), TIE: int(TIE)}
+_PRIMITIVE: dict[object, int] = {None: 0, WIN: int(WIN), LOSS: int(LOSS), TIE: int(TIE)}
 
 
 class Game:
@@ -511,81 +511,160 @@ class _Reporter:
             self.next = time.perf_counter() + 0.25
 
 
-def explore(start: Hashable, moves: Callable[[Any], Iterable[Hashable]],
+class Explored(NamedTuple):
+    """What :func:`explore` found: positions ``first..`` of its position list.
+
+    ``indptr`` (one entry per new position, plus one) ranges over
+    ``indices``, the numbers of the positions each moves to; with
+    ``sums``, it ranges over options instead, option k being the sum of
+    the positions ``indices[component_ptr[k]:component_ptr[k + 1]]``.
+    ``labels`` holds each new position's primitive value (0: not over).
+    """
+
+    first: int
+    indptr: Int64Array
+    indices: Int64Array
+    labels: npt.NDArray[np.int8]
+    component_ptr: Int64Array | None
+
+
+def explore(starts: Iterable[Hashable], moves: Callable[[Any], Iterable[Hashable]],
             primitive: Callable[[Any], Any] | None = None,
             canonical: Callable[[Any], Hashable] | None = None, *,
+            sums: type[Any] | None = None,
+            index: dict[Hashable, int] | None = None, positions: list[Hashable] | None = None,
             max_positions: int | None = None, max_memory: int | None = None,
-            progress: Progress | None = None, what: str = "the game"
-            ) -> tuple[list[Hashable], dict[Hashable, int], Int64Array, Int64Array,
-                       npt.NDArray[np.int8]]:
-    """Every position reachable from ``start``, breadth first, each once.
+            progress: Progress | None = None, what: str = "the game") -> Explored:
+    """Every position reachable from ``starts``, breadth first, each once:
+    the one exploration loop of the library (games from their rules,
+    impartial games, loopy values).
 
-    Returns ``(positions, index, indptr, indices, labels)``: the positions
-    by number (``start`` is 0) and the number of each, the CSR graph of their moves, and the
-    primitive value of each (0 where the game goes on).  A position whose
-    primitive value is not None is not asked for its moves.  The one
-    exploration loop of the library (games, impartial games).
+    New positions are numbered after those already in ``positions`` (and
+    ``index``, their numbers), which the caller may keep from an earlier
+    exploration: known positions are not expanded again.  A position whose
+    primitive value is not None is not asked for its moves.  With ``sums``
+    (a class), each option of a position that is an instance of it is a sum
+    of the positions listed by its ``parts`` (impartial games).
     """
-    index: dict[Hashable, int] = {}
-    positions: list[Hashable] = []
-    limit = max_positions
+    if index is None or positions is None:
+        index, positions = {}, []
+    first = len(positions)
+    known, order = index, positions
+    get = known.get
 
-    def add(p: Hashable, source: str) -> int:
-        try:
-            j = index.get(p)
-        except TypeError:
-            raise TypeError(f"{source} gave {shorten(p)}, which is not hashable: positions "
-                            f"must be hashable (use a tuple, not a list)") from None
-        if j is None:
-            j = len(positions)
-            if limit is not None and j >= limit:
-                raise MemoryLimitError(f"{what} has more than max_positions = {limit:,} "
-                                       f"positions", needed=None, limit=None)
-            index[p] = j
-            positions.append(p)
+    def new(p: Hashable) -> int:
+        j = len(order)
+        if max_positions is not None and j >= max_positions:
+            raise MemoryLimitError(f"{what} has more than max_positions = {max_positions:,} "
+                                   f"positions", needed=None, limit=None)
+        known[p] = j
+        order.append(p)
         return j
 
-    root = canonical(start) if canonical is not None else start
-    add(root, "start()" if canonical is None else "canonical(start())")
+    def unhashable(exc: TypeError, found: Iterable[Any], source: str) -> NoReturn:
+        """Name the unhashable position, or re-raise a TypeError of the rules."""
+        bad = next((c for c in found if not _hashable(c)), None)
+        if bad is None:
+            raise exc
+        raise TypeError(f"{source} gave {shorten(bad)}, which is not hashable: positions "
+                        f"must be hashable (use a tuple, not a list)") from None
+
+    for p in starts:
+        c = canonical(p) if canonical is not None else p
+        try:
+            if get(c) is None:
+                new(c)
+        except TypeError as exc:
+            unhashable(exc, [c], "start()" if canonical is None else "canonical(start())")
     indices = array("q")
+    append = indices.append
     indptr = array("q", [0])
+    component_ptr = array("q", [0])
     labels = bytearray()
     report = _Reporter(progress)
-    checked = 0
-    i = 0
-    while i < len(positions):
-        p = positions[i]
-        value = primitive(p) if primitive is not None else None
+    checked = i = first
+    while i < len(order):
+        p = order[i]
         try:
+            value = primitive(p) if primitive is not None else None
+        except Exception as exc:
+            raise _noted(exc, f"primitive({shorten(p)})")
+        try:           # None, or an int outcome (True, 1.0 are refused, as everywhere)
+            if value is not None and type(value) is not Outcome and not (
+                    isinstance(value, int) and not isinstance(value, bool)):
+                raise TypeError
             label = _PRIMITIVE[value]
         except (KeyError, TypeError):
             raise TypeError(f"primitive({shorten(p)}) returned {shorten(value)}: expected WIN, "
                             f"LOSS, TIE or None") from None
         labels.append(label & 0xFF)
         if not label:
-            succ = moves(p)
+            try:
+                succ: Iterable[Any] = moves(p)
+            except Exception as exc:
+                raise _noted(exc, f"moves({shorten(p)})")
             if isinstance(succ, (str, bytes)) or not hasattr(succ, "__iter__"):
                 raise TypeError(f"moves({shorten(p)}) must return an iterable of positions, "
                                 f"got {shorten(succ)}")
-            source = f"moves({shorten(p)})"
-            if canonical is None:
-                for c in succ:
-                    indices.append(add(c, source))
-            else:
-                for c in succ:
-                    indices.append(add(canonical(c), f"canonical() of a move of {source}"))
-        indptr.append(len(indices))
+            # The hot loops: one dict lookup and one append per move.
+            try:
+                if sums is not None:
+                    for option in succ:
+                        for c in (option.parts if isinstance(option, sums) else (option,)):
+                            j = get(c)
+                            append(new(c) if j is None else j)
+                        component_ptr.append(len(indices))
+                elif canonical is None:
+                    for c in succ:
+                        j = get(c)
+                        append(new(c) if j is None else j)
+                else:
+                    for c in succ:
+                        c = canonical(c)
+                        j = get(c)
+                        append(new(c) if j is None else j)
+            except TypeError as exc:
+                found: Iterable[Any] = moves(p) if isinstance(succ, Iterator) else succ
+                if sums is not None:
+                    found = [c for o in found
+                             for c in (o.parts if isinstance(o, sums) else (o,))]
+                elif canonical is not None:
+                    found = [canonical(c) for c in found]
+                unhashable(exc, found, f"moves({shorten(p)})" if canonical is None else
+                           f"canonical() of a move of moves({shorten(p)})")
+        indptr.append(len(component_ptr) - 1 if sums is not None else len(indices))
         i += 1
         if i - checked >= 1 << 16:
             checked = i
             # The solve to come: its arrays for what is known so far.
-            check_memory(solve_bytes(len(positions), len(indices)) + 120 * len(positions),
-                         max_memory, f"exploring {what} ({len(positions):,} positions so far)")
-            report(i, len(positions))
-    report(i, len(positions), final=True)
-    return (positions, index, np.frombuffer(indptr, dtype=np.int64).copy(),
-            np.frombuffer(indices, dtype=np.int64).copy(),
-            np.frombuffer(bytes(labels), dtype=np.int8).copy())
+            check_memory(solve_bytes(len(order), len(indices)) + 120 * len(order),
+                         max_memory, f"exploring {what} ({len(order):,} positions so far)")
+            report(i - first, len(order) - first)
+    report(i - first, len(order) - first, final=True)
+    return Explored(first, _int64(indptr), _int64(indices),
+                    np.frombuffer(bytes(labels), dtype=np.int8).copy(),
+                    _int64(component_ptr) if sums is not None else None)
+
+
+def _noted(exc: Exception, call: str) -> Exception:
+    """The rules' own exception, with a note naming the call that raised it
+    (Python 3.11+ shows notes under the traceback)."""
+    if hasattr(exc, "add_note"):
+        exc.add_note(f"grundy: raised by {call} while exploring the game")
+    return exc
+
+
+def _hashable(x: object) -> bool:
+    try:
+        hash(x)
+    except TypeError:
+        return False
+    return True
+
+
+def _int64(values: array[int]) -> Int64Array:
+    return np.frombuffer(values, dtype=np.int64).copy() if len(values) else \
+        np.zeros(0, dtype=np.int64)
 
 
 def solve_game(game: Any, *, start: Any = None, misere: bool = False,
@@ -660,10 +739,12 @@ def solve_game(game: Any, *, start: Any = None, misere: bool = False,
     first = game.start() if start is None else start
     primitive = getattr(game, "primitive", None)
     canonical = getattr(game, "canonical", None)
-    positions, index, indptr, indices, labels = explore(
-        first, game.moves, primitive, canonical, max_positions=max_positions,
-        max_memory=max_memory, progress=progress, what=shorten(game))
-    sol = _solve(indptr, indices, labels, misere, max_memory)
+    index: dict[Hashable, int] = {}
+    positions: list[Hashable] = []
+    found = explore([first], game.moves, primitive, canonical, index=index,
+                    positions=positions, max_positions=max_positions,
+                    max_memory=max_memory, progress=progress, what=shorten(game))
+    sol = _solve(found.indptr, found.indices, found.labels, misere, max_memory)
     return GameSolution._owned(sol.graph, positions, index, sol, canonical, None)
 
 

@@ -106,19 +106,20 @@ class Sum:
     parts: tuple[Hashable, ...]
 
     def __init__(self, *parts: Hashable) -> None:
-        flat: list[Hashable] = []
+        self._key: frozenset[tuple[Hashable, int]] | None = None
+        # The common case first (no nested sums): one hash of the tuple checks
+        # every part (move functions build millions of sums).
         for p in parts:
             if isinstance(p, Sum):
-                flat.extend(p.parts)
-            else:
-                try:
-                    hash(p)      # positions must be hashable: fail here, clearly
-                except TypeError:
-                    raise TypeError(f"a Sum holds positions, which must be hashable; got "
-                                    f"{shorten(p)} (use a tuple, not a list)") from None
-                flat.append(p)
-        self.parts = tuple(flat)
-        self._key: frozenset[tuple[Hashable, int]] | None = None
+                parts = tuple(q for part in parts for q in _components(part))
+                break
+        try:
+            hash(parts)          # positions must be hashable: fail here, clearly
+        except TypeError:
+            bad = next(p for p in parts if not _hashable(p))
+            raise TypeError(f"a Sum holds positions, which must be hashable; got "
+                            f"{shorten(bad)} (use a tuple, not a list)") from None
+        self.parts = parts
 
     def _counter(self) -> frozenset[tuple[Hashable, int]]:
         if self._key is None:
@@ -157,6 +158,14 @@ def _check_hashable(position: object, context: str) -> None:
     except TypeError:
         raise TypeError(f"{context} {shorten(position)}, which is not hashable: positions "
                         f"must be hashable (use a tuple, not a list)") from None
+
+
+def _hashable(x: object) -> bool:
+    try:
+        hash(x)
+    except TypeError:
+        return False
+    return True
 
 
 def _components(option: Hashable) -> tuple[Hashable, ...]:
@@ -203,7 +212,6 @@ class ImpartialGame:
         self._exploring = False
         self._id: dict[Hashable, int] = {}            # position -> id
         self._positions: list[Hashable] = []          # id -> position
-        self._options: list[list[Hashable]] = []      # id -> its options
         self._value = np.zeros(0, dtype=np.int64)
         self._moves_of: dict[Hashable, list[Hashable]] = {}   # each call made once
         self._loopy_values: dict[Hashable, LoopyValue] = {}
@@ -248,100 +256,49 @@ class ImpartialGame:
                 raise TypeError(f"moves({shorten(position)}) must return an iterable of "
                                 f"options, got {shorten(given)}")
             options = list(given)
-            for o in options:
-                for c in _components(o):
-                    _check_hashable(c, f"moves({shorten(position)}) returned the option")
             self._moves_of[position] = options
         return options
 
-    def _register(self, position: Hashable) -> int:
-        options = self._call_moves(position)
-        i = len(self._positions)
-        self._id[position] = i
-        self._positions.append(position)
-        self._options.append(options)
-        return i
-
     def _explore(self, roots: Iterable[Hashable]) -> None:
-        """Explore everything reachable from roots; value every new position.
+        """Explore everything reachable from roots (the library's one
+        explorer, options as sums) and value every new position, in time
+        proportional to the new positions and moves.
 
         On any error (or Ctrl-C) the partial exploration is undone."""
-        for root in roots:
-            for c in _components(root):
-                _check_hashable(c, "got the position")
+        from grundy.game import explore
+
+        starts = [c for root in roots for c in _components(root)]
+        for c in starts:
+            _check_hashable(c, "got the position")
         with self._lock:
-            first_new = len(self._positions)
+            first = len(self._positions)
             try:
-                self._explore_from(roots, first_new)
+                found = explore(starts, self._call_moves, sums=Sum, index=self._id,
+                                positions=self._positions, what=repr(self))
+                assert found.component_ptr is not None
+                # Each new position after the components of its options.
+                order, cycle = _grundy.topological_order(
+                    first, found.component_ptr[found.indptr], found.indices)
+                if cycle is not None:
+                    names = [self._positions[int(v)] for v in cycle]
+                    shown = " -> ".join(map(shorten, names[:10])) + \
+                        (" -> ..." if len(names) > 10 else "")
+                    raise CycleError(
+                        f"the game has a cycle ({shown} -> {shorten(names[0])}): Grundy values "
+                        f"need an acyclic game; use loopy_value() for games with cycles", names)
+                assert order is not None
+                n = len(self._positions)
+                if len(self._value) < n:
+                    bigger = np.zeros(max(n, 2 * len(self._value)), dtype=np.int64)
+                    bigger[:first] = self._value[:first]
+                    self._value = bigger
+                _grundy.sums_grundy(order, first, found.indptr, found.component_ptr,
+                                    found.indices, self._value)
             except BaseException:
-                self._rollback(first_new)
+                for p in self._positions[first:]:
+                    del self._id[p]
+                del self._positions[first:]
                 raise
-
-    def _explore_from(self, roots: Iterable[Hashable], first_new: int) -> None:
-        order: list[int] = []
-        state: dict[int, int] = {}                  # id -> 1 on the stack (new ids only)
-        for root in roots:
-            for c in _components(root):
-                if c in self._id:
-                    continue
-                stack = [(self._register(c), 0, 0)]
-                state[stack[0][0]] = 1
-                while stack:
-                    i, k, j = stack[-1]
-                    opts = self._options[i]
-                    if k == len(opts):
-                        stack.pop()
-                        state[i] = 2
-                        order.append(i)
-                        continue
-                    comps = _components(opts[k])
-                    if j == len(comps):
-                        stack[-1] = (i, k + 1, 0)
-                        continue
-                    stack[-1] = (i, k, j + 1)
-                    c2 = comps[j]
-                    w = self._id.get(c2)
-                    if w is None:
-                        w = self._register(c2)
-                        state[w] = 1
-                        stack.append((w, 0, 0))
-                    elif state.get(w) == 1:
-                        cycle = [self._positions[e[0]] for e in stack]
-                        cycle = cycle[cycle.index(c2):]
-                        shown = " -> ".join(map(shorten, cycle[:10])) + \
-                            (" -> ..." if len(cycle) > 10 else "")
-                        raise CycleError(
-                            f"the game has a cycle ({shown} -> {shorten(c2)}): Grundy values need "
-                            "an acyclic game; use loopy_value() for games with cycles", cycle)
-        self._value_new(first_new, order)
-
-    def _rollback(self, first_new: int) -> None:
-        for p in self._positions[first_new:]:
-            del self._id[p]
-        del self._positions[first_new:]
-        del self._options[first_new:]
-
-    def _value_new(self, first_new: int, order: list[int]) -> None:
-        """Value the positions explored since first_new (in ``order``), in
-        time proportional to them, not to everything explored before."""
-        n = len(self._positions)
-        if n == first_new:
-            return
-        new = range(first_new, n)
-        option_ptr = np.zeros(len(new) + 1, dtype=np.int64)
-        option_ptr[1:] = np.cumsum([len(self._options[i]) for i in new])
-        comp_lists = [[self._id[c] for c in _components(o)]
-                      for i in new for o in self._options[i]]
-        component_ptr = np.zeros(len(comp_lists) + 1, dtype=np.int64)
-        component_ptr[1:] = np.cumsum([len(c) for c in comp_lists])
-        components = np.fromiter((c for cl in comp_lists for c in cl), dtype=np.int64,
-                                 count=int(component_ptr[-1]))
-        if len(self._value) < n:
-            bigger = np.zeros(max(n, 2 * len(self._value)), dtype=np.int64)
-            bigger[:first_new] = self._value[:first_new]
-            self._value = bigger
-        _grundy.sums_grundy(np.asarray(order, dtype=np.int64), first_new, option_ptr,
-                            component_ptr, components, self._value)
 
     # -- values ---------------------------------------------------------------
 
@@ -435,11 +392,11 @@ class ImpartialGame:
             out: list[Hashable] = []
             for idx, p in enumerate(parts):
                 self._explore([p])
-                for o in self._options[self._id[p]]:
+                for o in self._moves_of[p]:
                     out.append(Sum(*parts[:idx], *_components(o), *parts[idx + 1:]))
             return out
         self._explore([position])
-        return list(self._options[self._id[position]])
+        return list(self._moves_of[position])
 
     @_locked
     def winning_moves(self, position: Hashable) -> list[Hashable]:
@@ -490,9 +447,10 @@ class ImpartialGame:
 
         for c in _components(position):
             _check_hashable(c, "got the position")
-        positions, _, indptr, indices, _ = explore(_node(position), self._loopy_options,
-                                                   max_memory=max_memory, what=repr(self))
-        return GameGraph._owned(indptr, indices, positions)
+        positions: list[Hashable] = []
+        found = explore([_node(position)], self._loopy_options, index={},
+                        positions=positions, max_memory=max_memory, what=repr(self))
+        return GameGraph._owned(found.indptr, found.indices, positions)
 
     @_locked
     def loopy_value(self, position: Hashable) -> LoopyValue:

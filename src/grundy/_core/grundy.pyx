@@ -12,7 +12,7 @@ position is a list of component positions, worth the xor of their values.
 import numpy as np
 
 
-from grundy._core._typedefs cimport int64_t
+from grundy._core._typedefs cimport int8_t, int64_t
 from grundy._core.csr cimport check_csr, max_out_degree
 from grundy._core._interrupt cimport interrupted, raise_interrupt
 
@@ -145,3 +145,74 @@ def sums_grundy(const int64_t[::1] order, int64_t first,
             while g <= max_options and stamp[g] == p:
                 g += 1
             value[p] = g
+
+
+def topological_order(int64_t first, const int64_t[::1] indptr, const int64_t[::1] indices):
+    """An order of the positions ``first .. first + len(indptr) - 2`` in
+    which every position comes after its successors (depth-first postorder).
+
+    Position p's successors are ``indices[indptr[p - first]:indptr[p - first + 1]]``;
+    those below ``first`` are old (already done) and ignored.  Returns
+    ``(order, None)``, or ``(None, cycle)`` with the positions of a cycle, in
+    order, if there is one.  Iterative: no recursion, any depth.
+    """
+    cdef int64_t n = indptr.shape[0] - 1, m = indices.shape[0]
+    cdef int64_t i, root, v, w, e, top = 0, done = 0, cycle_at = -1, steps = 0
+    cdef bint stopped = False
+    if n < 0 or first < 0:
+        raise ValueError("indptr must have at least one entry, and first be >= 0")
+    if indptr[0] != 0 or indptr[n] != m:
+        raise ValueError("indptr must start at 0 and end at len(indices)")
+    for i in range(n):
+        if indptr[i] > indptr[i + 1]:
+            raise ValueError(f"indptr must be non-decreasing: indptr[{i}] > indptr[{i + 1}]")
+    for i in range(m):
+        if indices[i] < 0 or indices[i] >= first + n:
+            raise ValueError(f"indices[{i}] = {indices[i]} is not a position 0..{first + n - 1}")
+    mark_arr = np.zeros(n, dtype=np.int8)          # 0 new, 1 on the stack, 2 done
+    cursor_arr = np.empty(n, dtype=np.int64)
+    stack_arr = np.empty(n, dtype=np.int64)
+    order_arr = np.empty(n, dtype=np.int64)
+    cdef int8_t[::1] mark = mark_arr
+    cdef int64_t[::1] cursor = cursor_arr, stack = stack_arr, order = order_arr
+    with nogil:
+        for root in range(n):
+            if mark[root] != 0:
+                continue
+            mark[root] = 1
+            cursor[root] = indptr[root]
+            stack[0] = root
+            top = 1
+            while top > 0:
+                steps += 1
+                if (steps & CHECK_EVERY) == 0 and interrupted():
+                    stopped = True
+                    break
+                v = stack[top - 1]
+                e = cursor[v]
+                if e < indptr[v + 1]:
+                    cursor[v] = e + 1
+                    w = indices[e] - first
+                    if w < 0:
+                        continue
+                    if mark[w] == 0:
+                        mark[w] = 1
+                        cursor[w] = indptr[w]
+                        stack[top] = w
+                        top += 1
+                    elif mark[w] == 1:
+                        cycle_at = w
+                        break
+                    continue
+                mark[v] = 2
+                order[done] = v + first
+                done += 1
+                top -= 1
+            if cycle_at >= 0 or stopped:
+                break
+    if stopped:
+        raise_interrupt()
+    if cycle_at < 0:
+        return order_arr, None
+    start = int(np.flatnonzero(stack_arr[:top] == cycle_at)[0])
+    return None, stack_arr[start:top] + first
