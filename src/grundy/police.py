@@ -595,17 +595,18 @@ class PoliceThief:
         """
         what = f"solving this board ({self.n_positions:,} positions)"
         check_memory(self.memory_estimate(), max_memory, what)     # before the tables
-        outcome, remoteness = solve_arrays(self._source(), max_memory=max_memory,
+        source = self._source()
+        outcome, remoteness = solve_arrays(source, max_memory=max_memory,
                                            fixed_bytes=self._table_bytes(),
                                            allowance=self._queue_allowance(), what=what)
-        return PoliceThiefSolution._owned(self, outcome, remoteness, max_memory)
+        return PoliceThiefSolution._of_board(self, outcome, remoteness, max_memory, source)
 
 
 def _restore_solution(cls: type[PoliceThiefSolution], board: PoliceThief,
                       outcome: npt.NDArray[np.int8],
                       remoteness: npt.NDArray[np.uint16] | npt.NDArray[np.int32],
                       max_memory: int | None) -> PoliceThiefSolution:
-    return cls._owned(board, outcome.copy(), remoteness.copy(), max_memory)
+    return cls._of_board(board, outcome.copy(), remoteness.copy(), max_memory)
 
 
 def _restore_board(cls: type[PoliceThief], rows: tuple[str, ...], police_moves: Steps,
@@ -664,12 +665,12 @@ class PoliceThiefSolution(SourceSolution):
         super().__init__(board._source(), outcome, remoteness, max_memory=max_memory)
 
     @classmethod
-    def _owned(cls, board: PoliceThief, outcome: npt.NDArray[np.int8],
+    def _of_board(cls, board: PoliceThief, outcome: npt.NDArray[np.int8],
                remoteness: npt.NDArray[np.uint16] | npt.NDArray[np.int32],
-               max_memory: int | None) -> PoliceThiefSolution:
-        """A solution on the arrays of a solve (not copied)."""
-        self: PoliceThiefSolution = super()._owned(board._source(), outcome, remoteness,
-                                                   max_memory)
+               max_memory: int | None, source: Any = None) -> PoliceThiefSolution:
+        """A solution on the arrays of a solve (not copied), and its rules."""
+        self: PoliceThiefSolution = super()._owned(
+            board._source() if source is None else source, outcome, remoteness, max_memory)
         self.board = board
         return self
 
