@@ -193,6 +193,19 @@ def shown_int(value: int) -> str:
 
 # -- integers ---------------------------------------------------------------------
 
+def is_hashable(value: object) -> bool:
+    """True if ``value`` can be a dict key (a position, a name).
+
+    >>> is_hashable((1, 2)), is_hashable([1, 2])
+    (True, False)
+    """
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
 def is_integer(value: object) -> bool:
     """True for Python ints and numpy integers (bools excluded)."""
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))

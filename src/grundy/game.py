@@ -48,7 +48,8 @@ import numpy as np
 import numpy.typing as npt
 
 from grundy._common import (LOSS, TIE, WIN, Int64Array, MemoryLimitError, Outcome,
-                            check_bool, check_count, check_memory, readonly, shorten)
+                            check_bool, check_count, check_memory, is_hashable, readonly,
+                            shorten)
 from grundy.graph import GameGraph, solve_bytes
 from grundy.solution import Solution
 
@@ -563,7 +564,7 @@ def explore(starts: Iterable[Hashable], moves: Callable[[Any], Iterable[Hashable
 
     def unhashable(exc: TypeError, found: Iterable[Any], source: str) -> NoReturn:
         """Name the unhashable position, or re-raise a TypeError of the rules."""
-        bad = next((c for c in found if not _hashable(c)), None)
+        bad = next((c for c in found if not is_hashable(c)), None)
         if bad is None:
             raise exc
         raise TypeError(f"{source} gave {shorten(bad)}, which is not hashable: positions "
@@ -652,14 +653,6 @@ def _noted(exc: Exception, call: str) -> Exception:
     if hasattr(exc, "add_note"):
         exc.add_note(f"grundy: raised by {call} while exploring the game")
     return exc
-
-
-def _hashable(x: object) -> bool:
-    try:
-        hash(x)
-    except TypeError:
-        return False
-    return True
 
 
 def _int64(values: array[int]) -> Int64Array:

@@ -24,7 +24,7 @@ import numpy.typing as npt
 
 from grundy._common import (INT64_MAX, LOSS, TIE, WIN, CycleError, Int64Array,
                             as_int64_array, check_bool, check_count, check_memory,
-                            is_integer, queue_limit_error, readonly, shorten)
+                            is_hashable, is_integer, queue_limit_error, readonly, shorten)
 from grundy._core import csr as _csr
 from grundy._core import grundy as _grundy
 from grundy._core import loopy as _loopy
@@ -108,7 +108,7 @@ class GameGraph:
         try:
             index = {name: i for i, name in enumerate(names)}
         except TypeError:
-            bad = next(x for x in names if not _hashable(x))
+            bad = next(x for x in names if not is_hashable(x))
             raise TypeError(f"position names must be hashable, got {shorten(bad)}") from None
         if len(index) != n:
             seen: set[Hashable] = set()
@@ -256,7 +256,7 @@ class GameGraph:
         try:
             nodes = tuple(dict.fromkeys(flat))
         except TypeError:
-            bad = next(x for x in flat if not _hashable(x))
+            bad = next(x for x in flat if not is_hashable(x))
             raise TypeError(f"position names must be hashable, got {shorten(bad)}") from None
         _check_graph_memory(len(nodes), len(flat) // 2, max_memory)
         index = {name: i for i, name in enumerate(nodes)}
@@ -884,14 +884,6 @@ def _csr_of_edges(edges: Int64Array, n: int) -> tuple[Int64Array, Int64Array]:
     result: tuple[Int64Array, Int64Array] = _csr.edges_to_csr(
         np.ascontiguousarray(edges[:, 0]), np.ascontiguousarray(edges[:, 1]), n)
     return result
-
-
-def _hashable(x: object) -> bool:
-    try:
-        hash(x)
-    except TypeError:
-        return False
-    return True
 
 
 def _not_iterable(v: int, succ: object) -> NoReturn:

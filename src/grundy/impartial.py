@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
-from grundy._common import (CycleError, Int64Array, check_bool, is_integer, readonly,
+from grundy._common import (CycleError, Int64Array, check_bool, is_hashable, is_integer, readonly,
                             shorten, shown_int)
 from grundy._core import grundy as _grundy
 from grundy.loopy import LoopyValue, loopy_sum
@@ -116,7 +116,7 @@ class Sum:
         try:
             hash(parts)          # positions must be hashable: fail here, clearly
         except TypeError:
-            bad = next(p for p in parts if not _hashable(p))
+            bad = next(p for p in parts if not is_hashable(p))
             raise TypeError(f"a Sum holds positions, which must be hashable; got "
                             f"{shorten(bad)} (use a tuple, not a list)") from None
         self.parts = parts
@@ -152,20 +152,12 @@ def _locked(method: _Method) -> _Method:
     return locked  # type: ignore[return-value]
 
 
-def _check_hashable(position: object, context: str) -> None:
+def _checkis_hashable(position: object, context: str) -> None:
     try:
         hash(position)
     except TypeError:
         raise TypeError(f"{context} {shorten(position)}, which is not hashable: positions "
                         f"must be hashable (use a tuple, not a list)") from None
-
-
-def _hashable(x: object) -> bool:
-    try:
-        hash(x)
-    except TypeError:
-        return False
-    return True
 
 
 def _components(option: Hashable) -> tuple[Hashable, ...]:
@@ -269,7 +261,7 @@ class ImpartialGame:
 
         starts = [c for root in roots for c in _components(root)]
         for c in starts:
-            _check_hashable(c, "got the position")
+            _checkis_hashable(c, "got the position")
         with self._lock:
             first = len(self._positions)
             try:
@@ -446,7 +438,7 @@ class ImpartialGame:
         from grundy.graph import GameGraph
 
         for c in _components(position):
-            _check_hashable(c, "got the position")
+            _checkis_hashable(c, "got the position")
         positions: list[Hashable] = []
         found = explore([_node(position)], self._loopy_options, index={},
                         positions=positions, max_memory=max_memory, what=repr(self))
@@ -488,7 +480,7 @@ class ImpartialGame:
         if isinstance(position, Sum) and len(position) != 1:
             return loopy_sum(self.loopy_value(p) for p in position.parts)
         for c in _components(position):
-            _check_hashable(c, "got the position")
+            _checkis_hashable(c, "got the position")
         root = _node(position)
         if root in self._loopy_values:
             return self._loopy_values[root]

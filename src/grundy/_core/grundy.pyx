@@ -1,13 +1,16 @@
 """Grundy values (mex) of impartial games on acyclic graphs.
 
-``dag_grundy``: one iterative depth-first pass over a CSR graph; a vertex's
-value is computed when it finishes (all its successors are finished then),
-as the mex of its successors' values, with a stamped scratch array so the
-mex costs O(out-degree).  A back edge to a vertex still on the stack is a
-cycle, reported instead of a value.
+One iterative depth-first search (``_postorder``) orders the positions so
+that each comes after its successors, or finds a cycle (a back edge to a
+position still on the stack), reported instead.  Then:
+
+``dag_grundy``: the value of each vertex of a CSR graph, in that order, as
+the mex of its successors' values, with a stamped scratch array so the mex
+costs O(out-degree).
 
 ``sums_grundy``: the same mex over "options that are sums": each option of a
-position is a list of component positions, worth the xor of their values.
+position is a list of component positions, worth the xor of their values
+(the order from ``topological_order``).
 """
 import numpy as np
 
@@ -16,11 +19,77 @@ from grundy._core._typedefs cimport int8_t, int64_t
 from grundy._core.csr cimport check_csr, max_out_degree
 from grundy._core._interrupt cimport interrupted, raise_interrupt
 
-# value[v] during the search: WHITE (not seen), GRAY (on the stack), or >= 0.
 cdef enum:
-    WHITE = -2
-    GRAY = -1
     CHECK_EVERY = (1 << 20) - 1     # DFS steps between looks for Ctrl-C
+    NEW = 0                         # mark[v]: not seen,
+    ON_STACK = 1                    # on the stack,
+    DONE = 2                        # finished (in the order)
+
+
+cdef int64_t _postorder(int64_t first, int64_t n, const int64_t* indptr,
+                        const int64_t* indices, int8_t* mark, int64_t* cursor,
+                        int64_t* stack, int64_t* order, int64_t* top_out) noexcept nogil:
+    """Depth-first postorder of the positions first..first+n-1 into ``order``
+    (successors below ``first`` are ignored: already done).  Returns -1 when
+    done, -2 if interrupted (Ctrl-C), or the local number of a position on a
+    cycle: the cycle is then ``stack[k..top_out[0]-1]`` from where it sits."""
+    cdef int64_t root, v, w, e, top = 0, done = 0, steps = 0
+    for root in range(n):
+        if mark[root] != NEW:
+            continue
+        mark[root] = ON_STACK
+        cursor[root] = indptr[root]
+        stack[0] = root
+        top = 1
+        while top > 0:
+            steps += 1
+            if (steps & CHECK_EVERY) == 0 and interrupted():
+                return -2
+            v = stack[top - 1]
+            e = cursor[v]
+            if e < indptr[v + 1]:
+                cursor[v] = e + 1
+                w = indices[e] - first
+                if w < 0:
+                    continue
+                if mark[w] == NEW:
+                    mark[w] = ON_STACK
+                    cursor[w] = indptr[w]
+                    stack[top] = w
+                    top += 1
+                elif mark[w] == ON_STACK:
+                    top_out[0] = top
+                    return w
+                continue
+            mark[v] = DONE
+            order[done] = v + first
+            done += 1
+            top -= 1
+    top_out[0] = 0
+    return -1
+
+
+cdef object _order_or_cycle(int64_t first, const int64_t[::1] indptr,
+                            const int64_t[::1] indices):
+    """(order, None) or (None, cycle) for positions first.. (see topological_order)."""
+    cdef int64_t n = indptr.shape[0] - 1, found, top = 0
+    mark_arr = np.zeros(n, dtype=np.int8)
+    cursor_arr = np.empty(n, dtype=np.int64)
+    stack_arr = np.empty(n, dtype=np.int64)
+    order_arr = np.empty(n, dtype=np.int64)
+    if n == 0:
+        return order_arr, None
+    cdef int8_t[::1] mark = mark_arr
+    cdef int64_t[::1] cursor = cursor_arr, stack = stack_arr, order = order_arr
+    with nogil:
+        found = _postorder(first, n, &indptr[0], &indices[0] if indices.shape[0] else NULL,
+                           &mark[0], &cursor[0], &stack[0], &order[0], &top)
+    if found == -2:
+        raise_interrupt()
+    if found == -1:
+        return order_arr, None
+    start = int(np.flatnonzero(stack_arr[:top] == found)[0])
+    return None, stack_arr[start:top] + first
 
 
 def dag_grundy(const int64_t[::1] indptr, const int64_t[::1] indices,
@@ -36,62 +105,27 @@ def dag_grundy(const int64_t[::1] indptr, const int64_t[::1] indices,
         raise ValueError(f"value has length {value.shape[0]}, expected {n}")
     if n == 0:
         return None
+    order_arr, cycle = _order_or_cycle(0, indptr, indices)
+    if cycle is not None:
+        return cycle
     cdef int64_t max_degree
     with nogil:
         max_degree = max_out_degree(&indptr[0], n)
-    stack_arr = np.empty(n, dtype=np.int64)
-    cursor_arr = np.empty(n, dtype=np.int64)
     stamp_arr = np.full(max_degree + 1, -1, dtype=np.int64)
-    cdef int64_t[::1] stack = stack_arr, cursor = cursor_arr, stamp = stamp_arr
-    cdef int64_t root, v, w, e, top = 0, g, cycle_at = -1, steps = 0
-    cdef bint stopped = False
+    cdef int64_t[::1] stamp = stamp_arr, order = order_arr
+    cdef int64_t i, v, e, g
     with nogil:
-        for v in range(n):
-            value[v] = WHITE
-        for root in range(n):
-            if value[root] != WHITE:
-                continue
-            value[root] = GRAY
-            cursor[root] = indptr[root]
-            stack[0] = root
-            top = 1
-            while top > 0:
-                steps += 1
-                if (steps & CHECK_EVERY) == 0 and interrupted():
-                    stopped = True
-                    break
-                v = stack[top - 1]
-                e = cursor[v]
-                if e < indptr[v + 1]:
-                    cursor[v] = e + 1
-                    w = indices[e]
-                    if value[w] == WHITE:
-                        value[w] = GRAY
-                        cursor[w] = indptr[w]
-                        stack[top] = w
-                        top += 1
-                    elif value[w] == GRAY:
-                        cycle_at = w
-                        break
-                    continue
-                # v finishes: mex of its successors' values.
-                for e in range(indptr[v], indptr[v + 1]):
-                    g = value[indices[e]]
-                    if g <= max_degree:
-                        stamp[g] = v
-                g = 0
-                while g <= max_degree and stamp[g] == v:
-                    g += 1
-                value[v] = g
-                top -= 1
-            if cycle_at >= 0 or stopped:
-                break
-    if stopped:
-        raise_interrupt()
-    if cycle_at < 0:
-        return None
-    start = int(np.flatnonzero(stack_arr[:top] == cycle_at)[0])
-    return stack_arr[start:top].copy()
+        for i in range(n):
+            v = order[i]
+            for e in range(indptr[v], indptr[v + 1]):
+                g = value[indices[e]]
+                if g <= max_degree:
+                    stamp[g] = v
+            g = 0
+            while g <= max_degree and stamp[g] == v:
+                g += 1
+            value[v] = g
+    return None
 
 
 def sums_grundy(const int64_t[::1] order, int64_t first,
@@ -156,9 +190,7 @@ def topological_order(int64_t first, const int64_t[::1] indptr, const int64_t[::
     ``(order, None)``, or ``(None, cycle)`` with the positions of a cycle, in
     order, if there is one.  Iterative: no recursion, any depth.
     """
-    cdef int64_t n = indptr.shape[0] - 1, m = indices.shape[0]
-    cdef int64_t i, root, v, w, e, top = 0, done = 0, cycle_at = -1, steps = 0
-    cdef bint stopped = False
+    cdef int64_t n = indptr.shape[0] - 1, m = indices.shape[0], i
     if n < 0 or first < 0:
         raise ValueError("indptr must have at least one entry, and first be >= 0")
     if indptr[0] != 0 or indptr[n] != m:
@@ -169,50 +201,4 @@ def topological_order(int64_t first, const int64_t[::1] indptr, const int64_t[::
     for i in range(m):
         if indices[i] < 0 or indices[i] >= first + n:
             raise ValueError(f"indices[{i}] = {indices[i]} is not a position 0..{first + n - 1}")
-    mark_arr = np.zeros(n, dtype=np.int8)          # 0 new, 1 on the stack, 2 done
-    cursor_arr = np.empty(n, dtype=np.int64)
-    stack_arr = np.empty(n, dtype=np.int64)
-    order_arr = np.empty(n, dtype=np.int64)
-    cdef int8_t[::1] mark = mark_arr
-    cdef int64_t[::1] cursor = cursor_arr, stack = stack_arr, order = order_arr
-    with nogil:
-        for root in range(n):
-            if mark[root] != 0:
-                continue
-            mark[root] = 1
-            cursor[root] = indptr[root]
-            stack[0] = root
-            top = 1
-            while top > 0:
-                steps += 1
-                if (steps & CHECK_EVERY) == 0 and interrupted():
-                    stopped = True
-                    break
-                v = stack[top - 1]
-                e = cursor[v]
-                if e < indptr[v + 1]:
-                    cursor[v] = e + 1
-                    w = indices[e] - first
-                    if w < 0:
-                        continue
-                    if mark[w] == 0:
-                        mark[w] = 1
-                        cursor[w] = indptr[w]
-                        stack[top] = w
-                        top += 1
-                    elif mark[w] == 1:
-                        cycle_at = w
-                        break
-                    continue
-                mark[v] = 2
-                order[done] = v + first
-                done += 1
-                top -= 1
-            if cycle_at >= 0 or stopped:
-                break
-    if stopped:
-        raise_interrupt()
-    if cycle_at < 0:
-        return order_arr, None
-    start = int(np.flatnonzero(stack_arr[:top] == cycle_at)[0])
-    return None, stack_arr[start:top] + first
+    return _order_or_cycle(first, indptr, indices)
