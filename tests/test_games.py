@@ -1078,3 +1078,104 @@ def test_cli_missing_labels_file(tmp_path):
                           input=DOC_GRAPH, capture_output=True, timeout=60)
     assert proc.returncode == 2
     assert proc.stderr.decode().startswith("grundy: error: cannot read")
+
+
+# -- found by review ---------------------------------------------------------------------
+
+def test_plugin_owns_its_tables():
+    """Changing the arrays given to a compiled source afterwards changes nothing
+    (the engine runs on pointers into the source's own copies)."""
+    import grundy
+    from grundy._core.police import PoliceThiefSource
+
+    step, back = np.array([[1], [-1]]), np.array([[-1], [0]])
+    src = PoliceThiefSource(step, step, back, back, np.zeros(2, np.uint8), True)
+    expected = grundy.solve_source(src).outcome.copy()
+    back[1, 0] = 10 ** 12
+    step[0, 0] = 7
+    assert np.array_equal(grundy.solve_source(src).outcome, expected)
+
+
+def test_graph_source_through_the_generic_driver():
+    import grundy
+    from grundy._core.retrograde import CSRSource
+
+    sol = grundy.solve_source(CSRSource(np.array([0, 1, 2, 2]), np.array([1, 2])))
+    assert sol.outcome.tolist() == [-1, 1, -1] and sol.move.tolist() == [1, 2, -1]
+
+
+def test_move_function_may_not_call_back_into_its_game():
+    from grundy import ImpartialGame
+
+    box = {}
+
+    def moves(n):
+        if n == 5:
+            box["game"].value(3)
+        return [n - s for s in (1, 2) if s <= n]
+
+    box["game"] = game = ImpartialGame(moves)
+    with pytest.raises(RuntimeError, match="called back into the ImpartialGame"):
+        game.value(6)
+    assert game.value(4) == 1 and game.n_explored == 5      # still usable
+
+
+def test_exploration_memory_counts_the_moves():
+    from grundy import MemoryLimitError
+
+    class Wide(Game):            # 2,000 positions with 2,000 moves each: 32 MB of moves
+        def start(self):
+            return 0
+
+        def moves(self, p):
+            return range(2000)
+
+    with pytest.raises(MemoryLimitError, match="moves so far"):
+        solve_game(Wide(), max_memory=20 * 2 ** 20)
+
+
+def test_game_solutions_pickle_read_only():
+    import pickle
+
+    class Chain(Game):
+        def start(self):
+            return 3
+
+        def moves(self, p):
+            return [p - 1] if p else []
+
+        def primitive(self, p):
+            return TIE if p == 0 else None
+
+    for sol in (solve_game(Chain()), solve_game(_CodesChain())):
+        again = pickle.loads(pickle.dumps(sol))
+        assert again.positions[0] == 3 and again[3] == sol[3]
+        for name in ("outcome", "remoteness", "move"):
+            arr = getattr(again, name)
+            assert not arr.flags.writeable and np.array_equal(arr, getattr(sol, name))
+    with pytest.raises(TypeError, match="does not support item assignment"):
+        solve_game(Chain()).positions[0] = 5           # a tuple
+    import grundy
+    with pytest.raises(TypeError, match="holds a compiled game, which cannot be pickled"):
+        pickle.dumps(grundy.solve_source(grundy.PoliceThief(["PT"])._source()))
+
+
+class _CodesChain(BatchGame):
+    def start(self):
+        return 3
+
+    def moves(self, codes):
+        keep = codes > 0
+        return np.concatenate([[0], np.cumsum(keep)]), codes[keep] - 1
+
+    def primitive(self, codes):
+        return np.where(codes == 0, TIE, 0).astype(np.int8)
+
+
+def test_game_solution_from_codes_with_a_scalar_canonical():
+    from grundy import GameGraph, GameSolution
+
+    g = GameGraph.from_edges([(0, 1)])
+    sol = GameSolution(g, np.array([10, 11]), [1, -1], [1, 0], [1, -1],
+                       canonical=lambda p: 10 + p % 10)
+    assert sol.index(21) == 1 and sol[20].outcome == WIN

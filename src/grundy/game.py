@@ -283,7 +283,7 @@ class GameSolution(Solution):
     ...         return {"a": ["b"], "b": ["c"], "c": []}[p]
     >>> sol = solve_game(Chain())
     >>> sol, sol.positions
-    (GameSolution(n_positions=3, WIN=1, LOSS=2, DRAW=0), ['a', 'b', 'c'])
+    (GameSolution(n_positions=3, WIN=1, LOSS=2, DRAW=0), ('a', 'b', 'c'))
     """
 
     __slots__ = ("graph", "_positions", "_index", "_outcome", "_remoteness", "_move",
@@ -299,21 +299,17 @@ class GameSolution(Solution):
         n = graph.n_positions
         if len(positions) != n:
             raise ValueError(f"{len(positions)} positions for a graph of {n}")
-        index: Any
-        if isinstance(positions, np.ndarray):
-            codes = readonly(np.array(positions, dtype=np.int64))
-            index = _code_table(codes)
-            if index.n != n:
-                raise ValueError("the position codes must be distinct")
-            kept: Sequence[Hashable] | Int64Array = codes
-        else:
-            kept = list(positions)
-            index = {p: i for i, p in enumerate(kept)}
-            if len(index) != n:
-                raise ValueError("the positions must be distinct")
+        kept, index = _position_index(positions)
         self._setup(graph, kept, index, checked_array(outcome, "outcome", np.int8, n, -1, 2),
                     checked_array(remoteness, "remoteness", np.int64, n, -1, 2 ** 63 - 1),
                     checked_array(move, "move", np.int64, n, -1, n - 1), canonical, None)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The code table of a batch game is rebuilt from the codes; the arrays
+        # come back read-only.
+        return (_restore_game_solution, (type(self), self.graph, self._positions,
+                                         self._outcome, self._remoteness, self._move,
+                                         self._canonical, self._batch_canonical))
 
     @classmethod
     def _owned(cls, graph: GameGraph, positions: Sequence[Hashable] | Int64Array, index: Any,
@@ -331,6 +327,8 @@ class GameSolution(Solution):
                move: Int64Array, canonical: Callable[[Any], Hashable] | None,
                batch_canonical: Callable[[Int64Array], npt.ArrayLike] | None) -> None:
         self.graph = graph
+        if not isinstance(positions, np.ndarray):
+            positions = tuple(positions)        # read-only, like every array here
         self._positions = positions
         self._index = index
         self._outcome = outcome
@@ -397,7 +395,7 @@ class GameSolution(Solution):
 
     @property
     def positions(self) -> Sequence[Hashable]:
-        """The positions by number (a list, or for a batch game the int64 codes).
+        """The positions by number (a tuple, or for a batch game the read-only int64 codes).
 
         Examples
         --------
@@ -405,7 +403,7 @@ class GameSolution(Solution):
         ...     def start(self): return 1
         ...     def moves(self, n): return [n - 1] if n else []
         >>> solve_game(Two()).positions
-        [1, 0]
+        (1, 0)
         """
         return self._positions  # type: ignore[return-value]
 
@@ -448,6 +446,8 @@ class GameSolution(Solution):
         code = check_count(position, "position code", minimum=-2 ** 63)
         if self._batch_canonical is not None:
             code = int(np.asarray(self._batch_canonical(np.array([code], dtype=np.int64)))[0])
+        elif self._canonical is not None:
+            code = check_count(self._canonical(code), "canonical(code)", minimum=-2 ** 63)
         ids = np.empty(1, dtype=np.int64)
         self._index.lookup(np.array([code], dtype=np.int64), ids)
         if ids[0] < 0:
@@ -486,6 +486,35 @@ class GameSolution(Solution):
         if isinstance(self._positions, np.ndarray):
             return int(self._positions[i])
         return self._positions[i]
+
+
+def _position_index(positions: Sequence[Hashable] | Int64Array
+                    ) -> tuple[Sequence[Hashable] | Int64Array, Any]:
+    """The positions kept (a tuple, or read-only int64 codes) and their index
+    (a dict, or a compiled code table); ValueError unless they are distinct."""
+    if isinstance(positions, np.ndarray):
+        codes = readonly(np.array(positions, dtype=np.int64))
+        table = _code_table(codes)
+        if table.n != len(codes):
+            raise ValueError("the position codes must be distinct")
+        return codes, table
+    kept = tuple(positions)
+    index = {p: i for i, p in enumerate(kept)}
+    if len(index) != len(kept):
+        raise ValueError("the positions must be distinct")
+    return kept, index
+
+
+def _restore_game_solution(cls: type[GameSolution], graph: GameGraph,
+                           positions: Sequence[Hashable] | Int64Array,
+                           outcome: npt.NDArray[np.int8], remoteness: Int64Array,
+                           move: Int64Array, canonical: Any, batch_canonical: Any
+                           ) -> GameSolution:
+    kept, index = _position_index(positions)
+    self = cls.__new__(cls)
+    self._setup(graph, kept, index, readonly(np.array(outcome)), readonly(np.array(remoteness)),
+                readonly(np.array(move)), canonical, batch_canonical)
+    return self
 
 
 def _code_table(codes: Int64Array) -> Any:
@@ -583,7 +612,8 @@ def explore(starts: Iterable[Hashable], moves: Callable[[Any], Iterable[Hashable
     component_ptr = array("q", [0])
     labels = bytearray()
     report = _Reporter(progress)
-    checked = i = first
+    i = first
+    check_at = (i + (1 << 14), 1 << 16)     # the next memory check: positions, moves
     while i < len(order):
         p = order[i]
         try:
@@ -635,11 +665,14 @@ def explore(starts: Iterable[Hashable], moves: Callable[[Any], Iterable[Hashable
                            f"canonical() of a move of moves({shorten(p)})")
         indptr.append(len(component_ptr) - 1 if sums is not None else len(indices))
         i += 1
-        if i - checked >= 1 << 16:
-            checked = i
-            # The solve to come: its arrays for what is known so far.
-            check_memory(solve_bytes(len(order), len(indices)) + 120 * len(order),
-                         max_memory, f"exploring {what} ({len(order):,} positions so far)")
+        if i >= check_at[0] or len(indices) >= check_at[1]:
+            # What is held (the positions, about 120 bytes each, and 8 bytes a
+            # move) and the solve to come, for what is known so far.
+            check_at = (i + (1 << 14), len(indices) + (1 << 16))
+            check_memory(solve_bytes(len(order), len(indices)) + 120 * len(order)
+                         + 8 * len(indices), max_memory,
+                         f"exploring {what} ({len(order):,} positions and "
+                         f"{len(indices):,} moves so far)")
             report(i - first, len(order) - first)
     report(i - first, len(order) - first, final=True)
     return Explored(first, _int64(indptr), _int64(indices),
@@ -656,7 +689,9 @@ def _noted(exc: Exception, call: str) -> Exception:
 
 
 def _int64(values: array[int]) -> Int64Array:
-    return np.frombuffer(values, dtype=np.int64).copy() if len(values) else \
+    """The array's memory as an int64 numpy array (no copy: the array is
+    kept alive by it, and never grows again)."""
+    return np.frombuffer(values, dtype=np.int64) if len(values) else \
         np.zeros(0, dtype=np.int64)
 
 

@@ -148,6 +148,11 @@ def _locked(method: _Method) -> _Method:
     @functools.wraps(method)
     def locked(self: ImpartialGame, *args: Any, **kwargs: Any) -> Any:
         with self._lock:
+            if self._exploring:
+                # The move function called back into the game while it explores:
+                # what it would read is not finished.
+                raise RuntimeError("the move function called back into the ImpartialGame "
+                                   "that is exploring it; moves(p) must only list options")
             return method(self, *args, **kwargs)
     return locked  # type: ignore[return-value]
 
@@ -236,9 +241,6 @@ class ImpartialGame:
             raise TypeError(f"positions must be hashable, got {shorten(position)} "
                             f"(use a tuple, not a list)") from None
         if options is None:
-            if self._exploring:
-                raise RuntimeError("the move function called back into the ImpartialGame "
-                                   "that is exploring it; moves(p) must only list options")
             self._exploring = True
             try:
                 given = self._moves(position)

@@ -196,6 +196,10 @@ class SourceSolution(Solution):
         self._max_memory = max_memory
         self._lock = threading.Lock()               # one build of each lazy array
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        raise TypeError(f"a {type(self).__name__} holds a compiled game, which cannot be "
+                        f"pickled: keep its outcome and remoteness arrays instead")
+
     @property
     def outcome(self) -> npt.NDArray[np.int8]:
         """Outcome of every state, int8 (WIN 1, LOSS -1, DRAW 0, TIE 2), read-only.

@@ -38,9 +38,22 @@ cdef class PoliceThiefSource(MoveSource):
     cdef int64_t kp, kt, F
     cdef bint passing
 
-    def __cinit__(self, const int64_t[:, ::1] pol_next, const int64_t[:, ::1] thf_next,
-                  const int64_t[:, ::1] pol_pred, const int64_t[:, ::1] thf_pred,
-                  const uint8_t[::1] exits, bint passing):
+    def __cinit__(self, pol_next_in, thf_next_in, pol_pred_in, thf_pred_in, exits_in,
+                  bint passing):
+        # The source owns read-only copies: the engine runs on raw pointers
+        # into them, so nobody may change them underneath it.
+        owned = []
+        for arr, dtype in ((pol_next_in, np.int64), (thf_next_in, np.int64),
+                           (pol_pred_in, np.int64), (thf_pred_in, np.int64),
+                           (exits_in, np.uint8)):
+            copy = np.array(arr, dtype=dtype, order="C", copy=True)
+            copy.flags.writeable = False
+            owned.append(copy)
+        cdef const int64_t[:, ::1] pol_next = owned[0]
+        cdef const int64_t[:, ::1] thf_next = owned[1]
+        cdef const int64_t[:, ::1] pol_pred = owned[2]
+        cdef const int64_t[:, ::1] thf_pred = owned[3]
+        cdef const uint8_t[::1] exits = owned[4]
         cdef int64_t F = pol_next.shape[0], c, d
         if thf_next.shape[0] != F or pol_pred.shape[0] != F or thf_pred.shape[0] != F or \
                 exits.shape[0] != F:
@@ -55,7 +68,7 @@ cdef class PoliceThiefSource(MoveSource):
                     np.asarray(thf_pred)):
             if ((arr < -1) | (arr >= F)).any():
                 raise ValueError(f"move tables hold a cell outside 0..{F - 1}")
-        self._keep = (pol_next, thf_next, pol_pred, thf_pred, exits,
+        self._keep = (*owned,
                       (np.asarray(pol_next) >= 0).sum(axis=1).astype(np.uint8),
                       (np.asarray(thf_next) >= 0).sum(axis=1).astype(np.uint8))
         cdef uint8_t[::1] pdeg = self._keep[5]

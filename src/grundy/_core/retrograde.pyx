@@ -357,30 +357,58 @@ def queue_bytes(int64_t n_ids):
 # Explicit graphs.
 
 cdef class CSRSource(MoveSource):
-    """Predecessors from a reverse CSR (built here by a counting pass)."""
-    cdef object _rev_indptr, _rev_indices     # keep the storage alive
+    """An explicit graph as a MoveSource: successors from its CSR,
+    predecessors from the reverse CSR (built here by a counting pass)."""
+    cdef object _keep                         # the storage the pointers point into
+    cdef const int64_t* indptr
+    cdef const int64_t* indices
     cdef const int64_t* rev_indptr
     cdef const int64_t* rev_indices
 
-    def __cinit__(self, const int64_t[::1] indptr, const int64_t[::1] indices):
+    def __cinit__(self, indptr_in, indices_in):
+        # Writable arrays are copied: the engine runs on raw pointers into them.
+        arrays = []
+        for arr in (indptr_in, indices_in):
+            arr = np.asarray(arr)
+            if arr.flags.writeable or arr.dtype != np.int64 or not arr.flags.c_contiguous:
+                arr = np.array(arr, dtype=np.int64, order="C", copy=True)
+                arr.flags.writeable = False
+            arrays.append(arr)
+        cdef const int64_t[::1] indptr = arrays[0]
+        cdef const int64_t[::1] indices = arrays[1]
         check_csr(indptr, indices)
         cdef int64_t n = indptr.shape[0] - 1
         cdef int64_t m = indices.shape[0]
-        self._rev_indptr = np.empty(n + 1, dtype=np.int64)
-        self._rev_indices = np.empty(max(m, 1), dtype=np.int64)
-        cdef int64_t[::1] rp = self._rev_indptr
-        cdef int64_t[::1] ri = self._rev_indices
+        rev_indptr = np.empty(n + 1, dtype=np.int64)
+        rev_indices = np.empty(max(m, 1), dtype=np.int64)
+        self._keep = (arrays[0], arrays[1], rev_indptr, rev_indices)
+        cdef int64_t[::1] rp = rev_indptr
+        cdef int64_t[::1] ri = rev_indices
         cdef int status
         with nogil:
             status = reverse_csr(n, &indptr[0], &indices[0] if m else NULL,
                                  &rp[0], &ri[0])
         if status != 0:
             raise_interrupt()
+        self.indptr = &indptr[0]
+        self.indices = &indices[0] if m else NULL
         self.rev_indptr = &rp[0]
         self.rev_indices = &ri[0]
         self.n_states = n
         self.max_predecessors = 0     # never fills the buffer
+        with nogil:
+            self.max_successors = max_out_degree(&indptr[0], n) if n else 0
         self.prefetches = True
+
+    cdef int64_t successors(self, int64_t s, int64_t* buf) noexcept nogil:
+        cdef int64_t e, k = 0
+        for e in range(self.indptr[s], self.indptr[s + 1]):
+            buf[k] = self.indices[e]
+            k += 1
+        return k
+
+    cdef int64_t n_moves(self, int64_t s) noexcept nogil:
+        return self.indptr[s + 1] - self.indptr[s]
 
     cdef int64_t predecessors(self, int64_t s, int64_t* buf,
                               const int64_t** out) noexcept nogil:
