@@ -1179,3 +1179,26 @@ def test_game_solution_from_codes_with_a_scalar_canonical():
     sol = GameSolution(g, np.array([10, 11]), [1, -1], [1, 0], [1, -1],
                        canonical=lambda p: 10 + p % 10)
     assert sol.index(21) == 1 and sol[20].outcome == WIN
+
+
+def test_batch_memory_estimate_counts_new_codes_only_when_it_matters():
+    """Millions of moves among few positions: the bound "every child is new"
+    would refuse, the count of the new codes does not (and a real excess is
+    still refused)."""
+    class Dense(BatchGame):          # 2,000 positions, each moving to all of them
+        def start(self):
+            return 0
+
+        def moves(self, codes):
+            return (np.arange(len(codes) + 1) * 2000,
+                    np.tile(np.arange(2000, dtype=np.int64), len(codes)))
+
+        def primitive(self, codes):
+            return np.zeros(len(codes), dtype=np.int8)
+
+    sol = solve_game(Dense(), max_memory=200 * 2 ** 20)
+    assert sol.n_positions == 2000 and sol.counts()[DRAW] == 2000
+    with pytest.raises(MemoryLimitError):
+        solve_game(Dense(), max_memory=20 * 2 ** 20)
+    with pytest.raises(MemoryLimitError, match="max_positions = 1,999"):
+        solve_game(Dense(), max_positions=1999)

@@ -98,19 +98,31 @@ def explore_batch(game: Any, start: Any, *, max_positions: int | None = None,
                 children = _int64_array(canonical(children), "canonical(children)",
                                         len(children))
             degree[open_] = steps
-            # The table may grow by every child: refuse before it does.
+            # The table may grow by every child: refuse before it does.  The
+            # bound (every child new) is exact enough unless it is over a limit;
+            # then the new codes are counted (most children may be known).
+            n_moves += len(children)
             grown = table.n + len(children)
-            if max_positions is not None and grown > max_positions:
-                table_ids = np.empty(len(children), dtype=np.int64)
-                table.lookup(children, table_ids)
-                if table.n + len(np.unique(children[table_ids < 0])) > max_positions:
+            what = f"exploring {shorten(game)} ({table.n:,} positions, {n_moves:,} moves so far)"
+
+            def needed(n: int) -> int:
+                return table.bytes_for(n) + solve_bytes(n, n_moves) + 9 * n
+
+            over_positions = max_positions is not None and grown > max_positions
+            try:
+                if not over_positions:
+                    check_memory(needed(grown), max_memory, what)
+            except MemoryLimitError:
+                over_positions = True
+            if over_positions:
+                known = np.empty(len(children), dtype=np.int64)
+                table.lookup(children, known)
+                grown = table.n + len(np.unique(children[known < 0]))
+                if max_positions is not None and grown > max_positions:
                     raise MemoryLimitError(
                         f"{shorten(game)} has more than max_positions = {max_positions:,} "
                         f"positions", needed=None, limit=None)
-            n_moves += len(children)
-            check_memory(table.bytes_for(grown) + solve_bytes(grown, n_moves) + 9 * grown,
-                         max_memory, f"exploring {shorten(game)} ({table.n:,} positions, "
-                                     f"{n_moves:,} moves so far)")
+                check_memory(needed(grown), max_memory, what)
             ids = np.empty(len(children), dtype=np.int64)
             table.insert(children, ids)
             index_parts.append(ids)
