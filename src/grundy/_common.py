@@ -244,6 +244,23 @@ def check_count(value: object, name: str, minimum: int = 0, maximum: int = INT64
     return check_int(value, name, minimum, maximum)
 
 
+def check_number(value: object, n: int, name: str = "position number") -> int:
+    """A number of one of ``n`` things (positions, states): an integer 0..n-1.
+
+    >>> check_number(2, 3)
+    2
+    >>> check_number(3, 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: position number 3 is out of range: valid range is 0..2
+    """
+    v = check_count(value, name)
+    if v >= n:
+        raise ValueError(f"{name} {v} is out of range: " +
+                         (f"valid range is 0..{n - 1}" if n else "there are no positions"))
+    return v
+
+
 def check_bool(value: object, name: str) -> bool:
     """A flag: True or False (also numpy bools); anything else is a TypeError."""
     if isinstance(value, (bool, np.bool_)):

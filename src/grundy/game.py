@@ -48,8 +48,8 @@ import numpy as np
 import numpy.typing as npt
 
 from grundy._common import (LOSS, TIE, WIN, Int64Array, MemoryLimitError, Outcome,
-                            check_bool, check_count, check_memory, is_hashable, readonly,
-                            shorten)
+                            check_bool, check_count, check_memory, check_number, is_hashable,
+                            readonly, shorten)
 from grundy.graph import GameGraph, solve_bytes
 from grundy.solution import Solution
 
@@ -479,10 +479,7 @@ class GameSolution(Solution):
         >>> solve_game(Two()).position(1)
         0
         """
-        i = check_count(i, "position number")
-        if i >= self.n_positions:
-            raise ValueError(f"position number {i} is out of range: valid range is "
-                             f"0..{self.n_positions - 1}")
+        i = check_number(i, self.n_positions)
         if isinstance(self._positions, np.ndarray):
             return int(self._positions[i])
         return self._positions[i]

@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from grundy._common import (INT64_MAX, LOSS, TIE, WIN, CycleError, Int64Array,
-                            as_int64_array, check_bool, check_count, check_memory,
+                            as_int64_array, check_bool, check_count, check_memory, check_number,
                             is_hashable, is_integer, queue_limit_error, readonly, shorten)
 from grundy._core import csr as _csr
 from grundy._core import grundy as _grundy
@@ -659,12 +659,7 @@ class GameGraph:
                 return self._index[position]
             except (KeyError, TypeError):
                 raise ValueError(f"{shorten(position)} is not a position of this graph") from None
-        v = check_count(position, "position")
-        if v >= self.n_positions:
-            raise ValueError(f"position {v} is out of range: valid range is "
-                             f"0..{self.n_positions - 1}" if self.n_positions else
-                             f"position {v} is out of range: the graph has no positions")
-        return v
+        return check_number(position, self.n_positions, "position")
 
     def position(self, i: int) -> Hashable:
         """The position (name) of vertex number ``i``.
@@ -688,12 +683,7 @@ class GameGraph:
         >>> GameGraph.from_edges([("a", "b")], names=True).position(1)
         'b'
         """
-        i = check_count(i, "position number")
-        if i >= self.n_positions:
-            raise ValueError(f"position number {i} is out of range: valid range is "
-                             f"0..{self.n_positions - 1}" if self.n_positions else
-                             f"position number {i} is out of range: the graph has no positions")
-        return self._positions[i]
+        return self._positions[check_number(i, self.n_positions)]
 
     def __repr__(self) -> str:
         return f"GameGraph(n_positions={self.n_positions}, n_moves={self.n_moves})"

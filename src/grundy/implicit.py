@@ -30,8 +30,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from grundy._common import (DRAW, INT64_MAX, Int64Array, check_bool, check_count,
-                            check_memory, queue_limit_error, readonly, shorten)
+from grundy._common import (DRAW, INT64_MAX, Int64Array, check_bool, check_memory,
+                            check_number, queue_limit_error, readonly, shorten)
 from grundy._core import retrograde as _retro
 from grundy.solution import Solution, checked_array
 
@@ -313,11 +313,7 @@ class SourceSolution(Solution):
         >>> solve_source(src).index(5)
         5
         """
-        i = check_count(position, "state number")
-        if i >= self._outcome.size:
-            raise ValueError(f"state number {i} is out of range: valid range is "
-                             f"0..{self._outcome.size - 1}")
-        return i
+        return check_number(position, self._outcome.size, "state number")
 
     def position(self, i: int) -> Any:
         """The position numbered ``i``: for a compiled game, the state number.

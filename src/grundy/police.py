@@ -31,8 +31,8 @@ from typing import Any, NamedTuple, Union
 import numpy as np
 import numpy.typing as npt
 
-from grundy._common import (DRAW, LOSS, WIN, Int64Array, Outcome, check_bool, check_count,
-                            check_int, check_memory, is_integer, readonly, shorten)
+from grundy._common import (DRAW, LOSS, WIN, Int64Array, Outcome, check_bool, check_int,
+                            check_memory, check_number, is_integer, readonly, shorten)
 from grundy._core import police as _police
 from grundy.implicit import SourceSolution, solve_arrays, source_bytes
 
@@ -746,10 +746,7 @@ class PoliceThiefSolution(SourceSolution):
         >>> PoliceThief.parse("1 2\\nPT").solve().position(3)
         PolicePosition(police=(0, 0), thief=(0, 1), police_to_move=True)
         """
-        n = self._outcome.size
-        i = check_count(i, "position number")
-        if i >= n:
-            raise ValueError(f"position number {i} is out of range: valid range is 0..{n - 1}")
+        i = check_number(i, self._outcome.size)
         p, t = divmod(i >> 1, self.board.n_cells)
         cells = self.board.cells
         return PolicePosition((int(cells[p, 0]), int(cells[p, 1])),
