@@ -9,7 +9,6 @@ values) and a bad one is refused naming the method.
 """
 from __future__ import annotations
 
-import time
 from typing import Any, Callable
 
 import numpy as np
@@ -18,6 +17,7 @@ import numpy.typing as npt
 from grundy._common import (INT64_MAX, Int64Array, MemoryLimitError, check_int, check_memory,
                             shorten)
 from grundy._core.explore import CodeTable
+from grundy.game import Reporter
 from grundy.graph import solve_bytes
 
 __all__ = ["explore_batch"]
@@ -64,7 +64,7 @@ def explore_batch(game: Any, start: Any, *, max_positions: int | None = None,
     label_parts: list[npt.NDArray[np.int8]] = []
     n_moves = 0
     lo = 0
-    next_report = time.perf_counter() + 0.25
+    report = Reporter(progress)
     while lo < table.n:
         hi = min(table.n, lo + BATCH)
         codes = np.ascontiguousarray(table.codes()[lo:hi])
@@ -129,11 +129,8 @@ def explore_batch(game: Any, start: Any, *, max_positions: int | None = None,
         degree_parts.append(degree)
         label_parts.append(labels)
         lo = hi
-        if progress is not None and time.perf_counter() >= next_report:
-            progress(lo, table.n)
-            next_report = time.perf_counter() + 0.25
-    if progress is not None:
-        progress(lo, table.n)
+        report(lo, table.n)
+    report(lo, table.n, final=True)
     n = table.n
     indptr = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(np.concatenate(degree_parts), out=indptr[1:])

@@ -525,7 +525,7 @@ def _code_table(codes: Int64Array) -> Any:
 
 # -- exploration ------------------------------------------------------------------------
 
-class _Reporter:
+class Reporter:
     """Calls ``progress(done, total)`` about every quarter second."""
 
     def __init__(self, progress: Progress | None) -> None:
@@ -608,7 +608,7 @@ def explore(starts: Iterable[Hashable], moves: Callable[[Any], Iterable[Hashable
     indptr = array("q", [0])
     component_ptr = array("q", [0])
     labels = bytearray()
-    report = _Reporter(progress)
+    report = Reporter(progress)
     i = first
     check_at = (i + (1 << 14), 1 << 16)     # the next memory check: positions, moves
     while i < len(order):
@@ -673,7 +673,7 @@ def explore(starts: Iterable[Hashable], moves: Callable[[Any], Iterable[Hashable
             report(i - first, len(order) - first)
     report(i - first, len(order) - first, final=True)
     return Explored(first, _int64(indptr), _int64(indices),
-                    np.frombuffer(bytes(labels), dtype=np.int8).copy(),
+                    np.frombuffer(labels, dtype=np.int8),
                     _int64(component_ptr) if sums is not None else None)
 
 
