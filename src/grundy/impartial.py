@@ -157,7 +157,7 @@ def _locked(method: _Method) -> _Method:
     return locked  # type: ignore[return-value]
 
 
-def _checkis_hashable(position: object, context: str) -> None:
+def _check_hashable(position: object, context: str) -> None:
     try:
         hash(position)
     except TypeError:
@@ -263,7 +263,7 @@ class ImpartialGame:
 
         starts = [c for root in roots for c in _components(root)]
         for c in starts:
-            _checkis_hashable(c, "got the position")
+            _check_hashable(c, "got the position")
         with self._lock:
             first = len(self._positions)
             try:
@@ -432,15 +432,13 @@ class ImpartialGame:
         return [_node(o) for o in self._call_moves(node)]
 
     def _graph(self, position: Hashable, max_memory: int | None = None) -> GameGraph:
-        """The graph of every position reachable from ``position``, which
-        is vertex 0, explored by the library's one explorer.  Options that
+        """The graph of every position reachable from ``position`` (checked
+        hashable by the caller), which is vertex 0, explored by the library's one explorer.  Options that
         are sums become positions of their own (a move changes one part); a
         one-part sum is its part."""
         from grundy.game import explore
         from grundy.graph import GameGraph
 
-        for c in _components(position):
-            _checkis_hashable(c, "got the position")
         positions: list[Hashable] = []
         found = explore([_node(position)], self._loopy_options, index={},
                         positions=positions, max_memory=max_memory, what=repr(self))
@@ -482,7 +480,7 @@ class ImpartialGame:
         if isinstance(position, Sum) and len(position) != 1:
             return loopy_sum(self.loopy_value(p) for p in position.parts)
         for c in _components(position):
-            _checkis_hashable(c, "got the position")
+            _check_hashable(c, "got the position")
         root = _node(position)
         if root in self._loopy_values:
             return self._loopy_values[root]
@@ -535,6 +533,8 @@ class ImpartialGame:
         from grundy.graph import GraphSolution
 
         misere = check_bool(misere, "misere")
+        for c in _components(position):
+            _check_hashable(c, "got the position")
         g = self._graph(position, max_memory)
         sol = g.solve(misere=misere, max_memory=max_memory)
         return GraphSolution._owned(g, sol.outcome, sol.remoteness, sol.move,
