@@ -790,7 +790,9 @@ class GameGraph:
         [2, 1, 0]
         """
         n, m = self.n_positions, self.n_moves
-        check_memory(24 * n + 8 * m + 8, max_memory,
+        # The values, and the search's mark, cursor, stack and order (33 bytes
+        # a position), and the mex's scratch (at most one entry a move).
+        check_memory(33 * n + 8 * m + 8, max_memory,
                      f"Grundy values of a graph with {n:,} positions and {m:,} moves")
         value = np.empty(n, dtype=np.int64)
         cycle = _grundy.dag_grundy(self._indptr, self._indices, value)
