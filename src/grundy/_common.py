@@ -455,13 +455,18 @@ def _limit_source(max_memory: int | None) -> str:
     return "the memory available" if max_memory is None else "max_memory"
 
 
-def check_memory(needed: int, max_memory: int | None, what: str) -> int:
+def check_memory(needed: int, max_memory: int | None, what: str, *,
+                 limit: int | None = None) -> int:
     """Refuse (MemoryLimitError) when ``needed`` bytes exceed the limit.
 
     ``max_memory`` is a byte count, or None for the memory available now.
-    Returns the limit in bytes.
+    Work that checks again as it grows passes the ``limit`` it resolved
+    when it began: ``needed`` counts what it already holds, which the memory
+    available later no longer includes (and /proc is read once).  Returns
+    the limit in bytes.
     """
-    limit = resolve_max_memory(max_memory)
+    if limit is None:
+        limit = resolve_max_memory(max_memory)
     if needed > limit:
         raise MemoryLimitError(
             f"{what} needs about {format_bytes(needed)}, more than {_limit_source(max_memory)} "

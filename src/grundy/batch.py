@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from grundy._common import (INT64_MAX, Int64Array, MemoryLimitError, check_int, check_memory,
-                            shorten)
+                            resolve_max_memory, shorten)
 from grundy._core.explore import CodeTable
 from grundy.game import Reporter
 from grundy.graph import solve_bytes
@@ -65,6 +65,7 @@ def explore_batch(game: Any, start: Any, *, max_positions: int | None = None,
     n_moves = 0
     lo = 0
     report = Reporter(progress)
+    limit = resolve_max_memory(max_memory)       # what was there when we began
     while lo < table.n:
         hi = min(table.n, lo + BATCH)
         codes = np.ascontiguousarray(table.codes()[lo:hi])
@@ -111,7 +112,7 @@ def explore_batch(game: Any, start: Any, *, max_positions: int | None = None,
             over_positions = max_positions is not None and grown > max_positions
             try:
                 if not over_positions:
-                    check_memory(needed(grown), max_memory, what)
+                    check_memory(needed(grown), max_memory, what, limit=limit)
             except MemoryLimitError:
                 over_positions = True
             if over_positions:
@@ -122,7 +123,7 @@ def explore_batch(game: Any, start: Any, *, max_positions: int | None = None,
                     raise MemoryLimitError(
                         f"{shorten(game)} has more than max_positions = {max_positions:,} "
                         f"positions", needed=None, limit=None)
-                check_memory(needed(grown), max_memory, what)
+                check_memory(needed(grown), max_memory, what, limit=limit)
             ids = np.empty(len(children), dtype=np.int64)
             table.insert(children, ids)
             index_parts.append(ids)

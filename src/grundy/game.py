@@ -49,7 +49,7 @@ import numpy.typing as npt
 
 from grundy._common import (LOSS, TIE, WIN, Int64Array, MemoryLimitError, Outcome,
                             check_bool, check_count, check_memory, check_number, is_hashable,
-                            readonly, shorten)
+                            readonly, resolve_max_memory, shorten)
 from grundy.graph import GameGraph, solve_bytes
 from grundy.solution import Solution
 
@@ -609,6 +609,7 @@ def explore(starts: Iterable[Hashable], moves: Callable[[Any], Iterable[Hashable
     component_ptr = array("q", [0])
     labels = bytearray()
     report = Reporter(progress)
+    limit = resolve_max_memory(max_memory)       # what was there when we began
     i = first
     check_at = (i + (1 << 14), 1 << 16)     # the next memory check: positions, moves
     while i < len(order):
@@ -669,7 +670,7 @@ def explore(starts: Iterable[Hashable], moves: Callable[[Any], Iterable[Hashable
             check_memory(solve_bytes(len(order), len(indices)) + 120 * len(order)
                          + 8 * len(indices), max_memory,
                          f"exploring {what} ({len(order):,} positions and "
-                         f"{len(indices):,} moves so far)")
+                         f"{len(indices):,} moves so far)", limit=limit)
             report(i - first, len(order) - first)
     report(i - first, len(order) - first, final=True)
     return Explored(first, _int64(indptr), _int64(indices),
