@@ -449,10 +449,10 @@ class PoliceThief:
                 out.append((r2, c2))
         return out
 
-    def _tables(self, offsets: Steps) -> tuple[Int64Array, Int64Array, Int64Array]:
+    def _tables(self, offsets: Steps) -> tuple[Int64Array, Int64Array]:
         """Reverse move table [F, k] (the cells with a step into each cell,
-        -1 padded), forward step counts [F], and the forward table [F, k]
-        (the cell step d leads to, -1 where none), built with numpy."""
+        -1 padded) and the forward table [F, k] (the cell step d leads to,
+        -1 where none), built with numpy."""
         F, k = self.n_cells, len(offsets)
         r, c = self.cells[:, 0], self.cells[:, 1]
         # target[i, d]: the cell step d leads to from cell i, or -1.
@@ -461,7 +461,6 @@ class PoliceThief:
             r2, c2 = r + dr, c + dc
             inside = (r2 >= 0) & (r2 < self.n_rows) & (c2 >= 0) & (c2 < self.n_cols)
             target[inside, d] = self._grid[r2[inside], c2[inside]]
-        deg = (target >= 0).sum(axis=1)
         src, step = np.nonzero(target >= 0)         # steps src -> target[src, step]
         dst = target[src, step]
         del step
@@ -472,7 +471,7 @@ class PoliceThief:
         slot = np.arange(len(dst)) - start[dst]
         pred = np.full((F, k), -1, dtype=np.int64)
         pred[dst, slot] = src
-        return pred, deg, target
+        return pred, target
 
     def memory_estimate(self, *, remoteness_bytes: int = 2) -> int:
         """Bytes a solve allocates at its peak.
@@ -514,8 +513,8 @@ class PoliceThief:
 
     def _source(self) -> _police.PoliceThiefSource:
         """The compiled rules of this board."""
-        pol_pred, _, pol_next = self._tables(self.police_moves)
-        thf_pred, _, thf_next = self._tables(self.thief_moves)
+        pol_pred, pol_next = self._tables(self.police_moves)
+        thf_pred, thf_next = self._tables(self.thief_moves)
         return _police.PoliceThiefSource(pol_next, thf_next, pol_pred, thf_pred,
                                          self._exit_mask, self.passing)
 
