@@ -38,6 +38,7 @@ _EXPORTS = {
     "OctalGame": "grundy.octal", "HexGame": "grundy.octal", "GrundysGame": "grundy.octal",
     "SubtractionGame": "grundy.octal", "TakeAndBreakGame": "grundy.octal",
     "Periodicity": "grundy.octal", "RareCommon": "grundy.octal",
+    "load": "grundy.store", "FileFormatError": "grundy.store",
 }
 
 __all__ = list(_EXPORTS)
@@ -66,11 +67,12 @@ if TYPE_CHECKING:                  # what the lazy loading below provides, for t
     from grundy.police import PoliceThief as PoliceThief
     from grundy.police import PoliceThiefSolution as PoliceThiefSolution
     from grundy.solution import Evaluation as Evaluation, Solution as Solution
+    from grundy.store import FileFormatError as FileFormatError, load as load
 
 
 # Submodules reachable as attributes (``grundy.octal``), imported on first use.
 _SUBMODULES = {"cli", "graph", "impartial", "loopy", "nim", "octal", "police", "solution",
-               "game", "batch", "implicit"}
+               "game", "batch", "implicit", "store", "plot", "play"}
 
 
 def __getattr__(name: str) -> Any:

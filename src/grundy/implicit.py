@@ -200,6 +200,11 @@ class SourceSolution(Solution):
         raise TypeError(f"a {type(self).__name__} holds a compiled game, which cannot be "
                         f"pickled: keep its outcome and remoteness arrays instead")
 
+    def _saved(self) -> tuple[str, Any, dict[str, npt.NDArray[Any]]]:
+        raise TypeError(f"a {type(self).__name__} of a compiled game cannot be saved (its "
+                        f"rules are code, not data): keep its outcome, remoteness and move "
+                        f"arrays with numpy.save instead")
+
     @property
     def outcome(self) -> npt.NDArray[np.int8]:
         """Outcome of every state, int8 (WIN 1, LOSS -1, DRAW 0, TIE 2), read-only.

@@ -19,6 +19,7 @@ DRAW
 """
 from __future__ import annotations
 
+import os
 from collections.abc import Hashable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -299,6 +300,59 @@ class LoopyValues:
     def __reduce__(self) -> tuple[Any, ...]:
         # Through __init__, so the arrays are read-only after pickle or deepcopy.
         return (type(self), (self.graph, np.array(self.finite), self.stages))
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the values (and their graph) to a file that :func:`grundy.load` reads back.
+
+        The format is that of :mod:`grundy.store`, written atomically.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            The file to write (replaced if it exists; ``.npz`` by custom).
+
+        Raises
+        ------
+        TypeError
+            If a position name is of a type the format cannot hold.
+        OSError
+            If the file cannot be written.
+
+        Examples
+        --------
+        >>> import grundy, os, tempfile
+        >>> path = os.path.join(tempfile.mkdtemp(), "loopy.npz")
+        >>> g = grundy.GameGraph.from_edges([(0, 1), (1, 2), (2, 0), (2, 3), (3, 4)])
+        >>> g.loopy_values().save(path)
+        >>> grundy.load(path)[2]
+        LoopyValue.inf({1})
+        """
+        from grundy.store import save
+
+        save(self, path)
+
+    def _saved(self) -> tuple[str, Any, dict[str, npt.NDArray[Any]]]:
+        from grundy.store import positions_data
+
+        g = self.graph
+        names, arrays = positions_data(None if g._index is None else g._positions,
+                                       g.n_positions)
+        arrays.update(indptr=g.indptr, indices=g.indices, finite=self.finite)
+        return "loopy", {"positions": names, "stages": self.stages}, arrays
+
+    @classmethod
+    def _from_saved(cls, data: Any, arrays: dict[str, npt.NDArray[Any]]) -> LoopyValues:
+        from grundy.graph import GameGraph
+        from grundy.store import in_range, is_mapped, need, positions_of
+
+        indptr = need(arrays, "indptr", np.int64)
+        n = len(indptr) - 1
+        names = positions_of(data["positions"], arrays, n)
+        graph = GameGraph._owned(indptr, need(arrays, "indices", np.int64),
+                                 names.tolist() if isinstance(names, np.ndarray) else names)
+        finite = in_range(need(arrays, "finite", np.int64, n), "finite", -1, 2 ** 63 - 1,
+                          is_mapped(indptr))
+        return cls._owned(graph, finite, check_count(data["stages"], "stages"))
 
     @property
     def n_positions(self) -> int:

@@ -16,11 +16,12 @@ Periodicity(preperiod=52, period=34, proved_at=174)
 """
 from __future__ import annotations
 
+import os
 import re
 import threading
 import time
 from collections.abc import Callable, Iterable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -355,6 +356,84 @@ class TakeAndBreakGame:
             self._extend(n + 1, "auto", None, None, max_memory)
             return int(self._G[n])
 
+    # -- saving -----------------------------------------------------------------
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the rules, the values known so far and a proved period to a file.
+
+        :func:`grundy.load` gives back a game that knows them (asking for
+        more values extends them as usual).  The format is that of
+        :mod:`grundy.store`, written atomically.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            The file to write (replaced if it exists; ``.npz`` by custom).
+
+        Raises
+        ------
+        OSError
+            If the file cannot be written.
+
+        Examples
+        --------
+        >>> import grundy, os, tempfile
+        >>> path = os.path.join(tempfile.mkdtemp(), "kayles.npz")
+        >>> game = OctalGame("0.77")
+        >>> _ = game.values(100)
+        >>> game.save(path)
+        >>> back = grundy.load(path)
+        >>> back, back.value(10 ** 9), back.periodicity()
+        (OctalGame('0.77'), 1, Periodicity(preperiod=71, period=12, proved_at=167))
+        """
+        from grundy.store import save
+
+        save(self, path)
+
+    def _saved(self) -> tuple[str, Any, dict[str, npt.NDArray[Any]]]:
+        with self._lock:
+            kind = type(self).__name__
+            data = {"class": kind if kind in _SAVED_CLASSES else "TakeAndBreakGame",
+                    "name": self.name, "rules": [r.tolist() for r in self._rules],
+                    "unequal": self._unequal,
+                    "period": None if self._period is None else list(self._period),
+                    "searched_to": self._searched_to}
+            return "take-and-break", data, {"values": self._G[:self._n].copy()}
+
+    @classmethod
+    def _from_saved(cls, data: Any, arrays: dict[str, npt.NDArray[Any]]) -> TakeAndBreakGame:
+        from grundy.store import need
+
+        kind, name, rules = data["class"], data["name"], data["rules"]
+        if kind == "OctalGame":
+            game: TakeAndBreakGame = OctalGame(name)
+        elif kind == "HexGame":
+            game = HexGame(name)
+        elif kind == "GrundysGame":
+            game = GrundysGame()
+        elif kind == "SubtractionGame":
+            game = SubtractionGame(rules[0])
+        elif kind == "TakeAndBreakGame":
+            game = TakeAndBreakGame(name, take0=rules[0], take1=rules[1], take2=rules[2],
+                                    take3=rules[3], unequal=data["unequal"])
+        else:
+            raise ValueError(f"unknown game class {shorten(kind)}")
+        if [r.tolist() for r in game._rules] != rules or game._unequal != data["unequal"]:
+            raise ValueError(f"the saved rules of {shorten(name)} are not those of its code")
+        values = need(arrays, "values", np.uint32)
+        period, searched = data["period"], data["searched_to"]
+        if period is not None:
+            period = Periodicity(*(check_count(x, "period") for x in period))
+            if period.proved_at > len(values):
+                raise ValueError(f"the period is proved at {period.proved_at}, beyond the "
+                                 f"{len(values)} saved values")
+        game._G = np.zeros(max(1024, len(values)), dtype=np.uint32)
+        game._G[:len(values)] = values
+        game._n = len(values)
+        game._period = period
+        game._searched_to = min(check_int(searched, "searched_to", -1), len(values))
+        return game
+
     # -- periodicity ------------------------------------------------------------
 
     def periodicity(self, n_max: int | None = None, *,
@@ -495,6 +574,10 @@ def _parse_code(code: str, base: int) -> tuple[list[int], list[int], list[int], 
             if d & bit and not (k == 0 and bit in (1, 2)):
                 rules[rule].append(k)
     return rules
+
+
+# The classes a saved game is rebuilt as (any other: a TakeAndBreakGame of its rules).
+_SAVED_CLASSES = ("OctalGame", "HexGame", "GrundysGame", "SubtractionGame", "TakeAndBreakGame")
 
 
 class OctalGame(TakeAndBreakGame):

@@ -678,6 +678,32 @@ class PoliceThiefSolution(SourceSolution):
         return (_restore_solution, (type(self), self.board, self._outcome, self._rem,
                                     self._max_memory))
 
+    def _saved(self) -> tuple[str, Any, dict[str, npt.NDArray[Any]]]:
+        b = self.board
+        data = {"rows": list(b.rows), "police_moves": [list(d) for d in b.police_moves],
+                "thief_moves": [list(d) for d in b.thief_moves], "passing": b.passing}
+        # The compact remoteness (uint16 or int32, 0 at draws): move and the
+        # int64 remoteness are rebuilt from the board when asked for.
+        return "police", data, {"outcome": self._outcome, "remoteness": self._rem}
+
+    @classmethod
+    def _from_saved(cls, data: Any, arrays: dict[str, npt.NDArray[Any]]
+                    ) -> PoliceThiefSolution:
+        from grundy.store import in_range, is_mapped, need
+
+        steps = {k: [tuple(d) if isinstance(d, list) else d for d in data[k]]
+                 for k in ("police_moves", "thief_moves")}
+        board = PoliceThief(data["rows"], passing=data["passing"], **steps)
+        n = board.n_positions
+        outcome = need(arrays, "outcome", np.int8, n)
+        rem = arrays.get("remoteness")
+        if rem is None or rem.dtype not in (np.uint16, np.int32):
+            raise ValueError("the remoteness array is missing or not uint16/int32")
+        mapped = is_mapped(outcome)
+        in_range(outcome, "outcome", -1, 2, mapped)
+        in_range(need(arrays, "remoteness", rem.dtype, n), "remoteness", 0, 2 ** 31 - 1, mapped)
+        return cls._of_board(board, outcome, rem, None)
+
     @property
     def start(self) -> PolicePosition:
         """The starting position: both on their start cells, the police to move.

@@ -1,0 +1,502 @@
+"""Saved solutions: ``obj.save(path)`` and :func:`load`, in one file format.
+
+A saved file is a numpy ``.npz`` archive (a zip file, members stored
+uncompressed) holding:
+
+- ``header.json``, first: a JSON object with ``"format": "grundy"``, the
+  format ``"version"`` (1), the ``"kind"`` of what was saved (``"graph"``,
+  ``"police"``, ``"game"``, ``"take-and-break"``, ``"loopy"``), the
+  ``"library"`` version that wrote it, ``"arrays"`` (the name, dtype and
+  shape of every array member) and ``"data"``: what the kind needs to answer
+  questions (a police board's rows and move sets, a take-and-break game's
+  rules and proved period, the names of a graph's positions...);
+- one ``NAME.npy`` member per array (numpy's own ``.npy`` format), such as
+  ``outcome.npy``, ``remoteness.npy``, ``move.npy``, ``indptr.npy``.
+
+``numpy.load`` reads the arrays of such a file too.  Because the members are
+stored uncompressed, ``load(path, mmap=True)`` maps the arrays read-only
+from the file instead of reading them, so a solution larger than memory
+answers queries, reading only the pages it needs.
+
+Positions that are not numbers are saved in the header as JSON: ints,
+strings, bools, None, floats, bytes, and tuples, frozensets and
+:class:`grundy.Sum` of them.  Anything else is refused when saving.
+
+Every damaged file is refused with :class:`FileFormatError` naming the file
+and the problem: truncated, a flipped byte (each member carries a CRC-32,
+checked when read; with ``mmap=True`` it is checked by a streaming pass
+unless ``verify=False``), an edited header, a file that is not a grundy
+file, or one written by a newer format version.
+
+Examples
+--------
+>>> import grundy, os, tempfile
+>>> sol = grundy.GameGraph.from_edges([("a", "b"), ("b", "c")], names=True).solve()
+>>> path = os.path.join(tempfile.mkdtemp(), "chain.npz")
+>>> sol.save(path)
+>>> back = grundy.load(path)
+>>> back, back["a"]
+(GraphSolution(n_positions=3, WIN=1, LOSS=2, DRAW=0), Evaluation(LOSS, remoteness=2, move='b'))
+"""
+from __future__ import annotations
+
+import io
+import json
+import math
+import os
+import struct
+import tempfile
+import zipfile
+import zlib
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from grundy._common import check_bool, check_memory, shorten
+
+__all__ = ["load", "FileFormatError"]
+
+FORMAT = "grundy"
+VERSION = 1
+HEADER = "header.json"
+_MAX_HEADER = 1 << 30               # a header.json beyond this is not ours
+_CHUNK = 1 << 24                    # bytes per step of the CRC check
+
+# Kind -> "module:class" whose ``_from_saved(data, arrays)`` rebuilds it.
+_KINDS = {
+    "graph": "grundy.graph:GraphSolution",
+    "police": "grundy.police:PoliceThiefSolution",
+    "game": "grundy.game:GameSolution",
+    "take-and-break": "grundy.octal:TakeAndBreakGame",
+    "loopy": "grundy.loopy:LoopyValues",
+}
+
+
+class FileFormatError(ValueError):
+    """A file that :func:`grundy.load` cannot read as a saved solution.
+
+    The message names the file and what is wrong with it.
+
+    Parameters
+    ----------
+    path : str
+        The file.
+    problem : str
+        What is wrong with it.
+
+    Attributes
+    ----------
+    path : str
+        The file.
+
+    Examples
+    --------
+    >>> import grundy, os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "notes.txt")
+    >>> with open(path, "w") as f:
+    ...     _ = f.write("hello")
+    >>> try:
+    ...     grundy.load(path)
+    ... except grundy.FileFormatError as exc:
+    ...     print(str(exc).replace(path, "notes.txt"))
+    notes.txt: not a saved grundy solution (not a zip/npz archive)
+    """
+
+    def __init__(self, path: str, problem: str) -> None:
+        super().__init__(f"{path}: {problem}")
+        self.path = path
+
+
+# -- positions as JSON ----------------------------------------------------------------
+
+def encode_positions(positions: Sequence[Hashable]) -> list[Any]:
+    """Positions as JSON values (tuples as lists, tagged frozensets, bytes, sums).
+
+    Raises TypeError for a position of another type.
+    """
+    from grundy.impartial import Sum
+
+    def enc(p: Any) -> Any:
+        if p is None or isinstance(p, (bool, str)):
+            return p
+        if isinstance(p, (int, np.integer)):
+            return int(p)
+        if isinstance(p, (float, np.floating)):
+            if not math.isfinite(p):
+                raise TypeError(f"cannot save the position {p!r}: JSON has no {p!r}")
+            return float(p)
+        if isinstance(p, tuple):
+            return [enc(x) for x in p]
+        if isinstance(p, frozenset):
+            return {"frozenset": [enc(x) for x in p]}
+        if isinstance(p, bytes):
+            return {"bytes": p.hex()}
+        if isinstance(p, Sum):
+            return {"sum": [enc(x) for x in p.parts]}
+        raise TypeError(f"cannot save the position {shorten(p)} ({type(p).__name__}): saved "
+                        f"positions are ints, strings, bools, None, floats, bytes, and "
+                        f"tuples, frozensets and Sums of them")
+
+    return [enc(p) for p in positions]
+
+
+def decode_positions(values: Any) -> list[Hashable]:
+    """The inverse of :func:`encode_positions`; ValueError for anything else."""
+    from grundy.impartial import Sum
+
+    def dec(v: Any) -> Any:
+        if v is None or isinstance(v, (bool, int, float, str)):
+            return v
+        if isinstance(v, list):
+            return tuple(dec(x) for x in v)
+        if isinstance(v, dict) and len(v) == 1:
+            (tag, inner), = v.items()
+            if tag == "frozenset" and isinstance(inner, list):
+                return frozenset(dec(x) for x in inner)
+            if tag == "bytes" and isinstance(inner, str):
+                return bytes.fromhex(inner)
+            if tag == "sum" and isinstance(inner, list):
+                return Sum(*(dec(x) for x in inner))
+        raise ValueError(f"a saved position is {shorten(v)}: not one the format writes")
+
+    if not isinstance(values, list):
+        raise ValueError(f"the saved positions are {shorten(values)}, not a list")
+    return [dec(v) for v in values]
+
+
+def positions_data(positions: Sequence[Hashable] | npt.NDArray[np.int64] | None, n: int
+                   ) -> tuple[Any, dict[str, npt.NDArray[Any]]]:
+    """How a kind saves its position names: ``(data, arrays)``.
+
+    None (numbered 0..n-1), the array member ``positions`` (names that are
+    all int64 numbers: mappable), or the JSON list of names.
+    """
+    if positions is None or isinstance(positions, range):
+        return None, {}
+    if isinstance(positions, np.ndarray):
+        return "array", {"positions": np.ascontiguousarray(positions, dtype=np.int64)}
+    if all(type(p) is int and -2 ** 63 <= p < 2 ** 63 for p in positions):
+        return "array", {"positions": np.array(positions, dtype=np.int64).reshape(n)}
+    return encode_positions(positions), {}
+
+
+def positions_of(data: Any, arrays: Mapping[str, npt.NDArray[Any]], n: int
+                 ) -> npt.NDArray[np.int64] | list[Hashable] | None:
+    """The position names saved by :func:`positions_data` (checked: n of them)."""
+    if data is None:
+        return None
+    names: npt.NDArray[np.int64] | list[Hashable]
+    if data == "array":
+        saved = arrays.get("positions")
+        if saved is None or saved.dtype != np.int64:
+            raise ValueError("the header names an int64 'positions' array the file lacks")
+        names = saved
+    else:
+        names = decode_positions(data)
+    if len(names) != n:
+        raise ValueError(f"{len(names)} saved position names for {n} positions")
+    return names
+
+
+# -- writing ------------------------------------------------------------------------
+
+def save(obj: Any, path: str | os.PathLike[str]) -> None:
+    """Write ``obj`` (anything with ``_saved()``) to ``path``, atomically.
+
+    The file appears complete or not at all: it is written beside ``path``
+    under a temporary name and renamed when done.
+    """
+    from grundy import __version__
+
+    path = _check_path(path)
+    kind, data, arrays = obj._saved()
+    header = {"format": FORMAT, "version": VERSION, "kind": kind,
+              "library": f"grundy {__version__}",
+              "arrays": {name: {"dtype": np.dtype(a.dtype).str, "shape": list(a.shape)}
+                         for name, a in arrays.items()},
+              "data": data}
+    text = json.dumps(header, allow_nan=False, separators=(",", ":")).encode()
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".grundy-", suffix=".npz.part", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f, \
+                zipfile.ZipFile(f, "w", zipfile.ZIP_STORED, allowZip64=True) as zf:
+            zf.writestr(HEADER, text)
+            for name, arr in arrays.items():
+                with zf.open(name + ".npy", "w", force_zip64=True) as member:
+                    np.lib.format.write_array(member, np.ascontiguousarray(arr),
+                                              allow_pickle=False)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _check_path(path: Any) -> str:
+    if isinstance(path, bool) or not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"path must be a str or os.PathLike, got {shorten(path)}")
+    text = os.fspath(path)
+    if not isinstance(text, str):
+        raise TypeError(f"path must be a str or os.PathLike of str, got {shorten(path)}")
+    if not text:
+        raise ValueError("path is empty")
+    return text
+
+
+# -- reading ------------------------------------------------------------------------
+
+def load(path: str | os.PathLike[str], *, mmap: bool = False, verify: bool = True,
+         max_memory: int | None = None) -> Any:
+    """A solution (or value sequence) saved with ``save(path)``.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+    mmap : bool, default False
+        Map the arrays read-only from the file instead of reading them:
+        a solution larger than memory answers queries from the pages it
+        touches.  (A take-and-break game's values, which grow in place, and
+        a loopy solution's derived arrays are always in memory.)
+    verify : bool, default True
+        With ``mmap=True``: check every member's CRC-32 in one streaming
+        pass first (reads the file once, keeps none of it).  ``False``
+        opens at once but then does not notice a flipped byte inside the
+        arrays.  Without ``mmap`` the check is always made.
+    max_memory : int, optional
+        Bytes the arrays read into memory may take (default: the memory
+        available); a larger file is refused before it is read.
+
+    Returns
+    -------
+    GraphSolution, PoliceThiefSolution, GameSolution, TakeAndBreakGame or LoopyValues
+        What was saved.
+
+    Raises
+    ------
+    FileNotFoundError, PermissionError, IsADirectoryError
+        If the file cannot be opened.
+    FileFormatError
+        If it is not a saved grundy file, is damaged (truncated, a changed
+        byte, an edited header), or was written by a newer format version.
+    MemoryLimitError
+        If reading it would need more than ``max_memory``.
+
+    Examples
+    --------
+    >>> import grundy, os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "board.npz")
+    >>> grundy.PoliceThief.parse("1 4\\nP.ET").solve().save(path)
+    >>> sol = grundy.load(path, mmap=True)
+    >>> sol.result, sol.board.rows
+    ('The thief escapes', ('P.ET',))
+    """
+    import importlib
+
+    path = _check_path(path)
+    mmap = check_bool(mmap, "mmap")
+    verify = check_bool(verify, "verify")
+    with open(path, "rb") as f:                  # OSError (missing file...) as it is
+        size = os.fstat(f.fileno()).st_size
+        try:
+            header, arrays = _read(f, path, size, mmap, verify, max_memory)
+            module, _, cls = _KINDS[header["kind"]].partition(":")
+            target = getattr(importlib.import_module(module), cls)
+            return target._from_saved(header["data"], arrays)
+        except FileFormatError:
+            raise
+        except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, TypeError, KeyError,
+                EOFError, struct.error, NotImplementedError, OverflowError, zlib.error,
+                UnicodeDecodeError, IndexError, OSError) as exc:
+            raise FileFormatError(path, _problem(exc)) from None
+
+
+def _problem(exc: BaseException) -> str:
+    text = str(exc) or type(exc).__name__
+    if isinstance(exc, (zipfile.BadZipFile, EOFError, struct.error, zlib.error)):
+        return f"damaged or truncated ({text})"
+    if isinstance(exc, KeyError):
+        return f"damaged: the header or archive lacks {text}"
+    return f"damaged: {text}"
+
+
+def _read(f: Any, path: str, size: int, mmap: bool, verify: bool, max_memory: int | None
+          ) -> tuple[dict[str, Any], dict[str, npt.NDArray[Any]]]:
+    """The checked header and the arrays of an open file."""
+    if not zipfile.is_zipfile(f):
+        raise FileFormatError(path, "not a saved grundy solution (not a zip/npz archive)")
+    f.seek(0)
+    zf = zipfile.ZipFile(f)
+    members = {info.filename: info for info in zf.infolist()}
+    if HEADER not in members:
+        raise FileFormatError(path, f"not a saved grundy solution (an archive without "
+                                    f"{HEADER}; a plain numpy .npz?)")
+    info = members[HEADER]
+    if info.file_size > _MAX_HEADER:
+        raise FileFormatError(path, f"damaged: {HEADER} claims {info.file_size:,} bytes")
+    header = _check_header(path, json.loads(_member(zf, info, path).decode("utf-8")))
+    specs = header["arrays"]
+    needed = 0
+    for name, spec in specs.items():
+        member = members.get(name + ".npy")
+        if member is None:
+            raise FileFormatError(path, f"damaged: the array {name!r} is missing")
+        if member.compress_type != zipfile.ZIP_STORED:
+            raise FileFormatError(path, f"damaged: the array {name!r} is compressed "
+                                        f"(grundy stores arrays uncompressed)")
+        needed += member.file_size
+    if not mmap:
+        check_memory(needed, max_memory, f"reading {shorten(path)}")
+    arrays = {}
+    for name, spec in specs.items():
+        member = members[name + ".npy"]
+        if mmap:
+            arrays[name] = _mapped(f, path, size, member, spec, verify)
+        else:
+            arrays[name] = _in_memory(_member(zf, member, path), path, member.filename, spec)
+    return header, arrays
+
+
+def _member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, path: str) -> bytes:
+    """A member's bytes, CRC checked (zipfile raises BadZipFile otherwise)."""
+    try:
+        return zf.read(info)
+    except RuntimeError as exc:            # zipfile's word for a (flipped) encryption bit
+        raise FileFormatError(path, f"damaged: {info.filename}: {exc}") from None
+
+
+def _check_header(path: str, header: Any) -> dict[str, Any]:
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise FileFormatError(path, f"not a saved grundy solution ({HEADER} does not say "
+                                    f"\"format\": \"grundy\")")
+    version = header.get("version")
+    if type(version) is not int or version < 1:
+        raise FileFormatError(path, f"damaged: format version {shorten(version)}")
+    if version > VERSION:
+        raise FileFormatError(path, f"written by a newer grundy ({header.get('library')}, "
+                                    f"format version {version}); this grundy reads format "
+                                    f"version {VERSION}: upgrade grundy to read it")
+    kind = header.get("kind")
+    if kind not in _KINDS:
+        raise FileFormatError(path, f"damaged: unknown kind {shorten(kind)} (known: "
+                                    f"{', '.join(_KINDS)})")
+    specs = header.get("arrays")
+    if not isinstance(specs, dict) or "data" not in header:
+        raise FileFormatError(path, "damaged: the header lacks its arrays or data")
+    for name, spec in specs.items():
+        ok = (isinstance(spec, dict) and isinstance(spec.get("dtype"), str)
+              and isinstance(spec.get("shape"), list)
+              and all(type(k) is int and k >= 0 for k in spec["shape"]))
+        if not ok:
+            raise FileFormatError(path, f"damaged: the header's entry for {shorten(name)} "
+                                        f"is {shorten(spec)}")
+        try:
+            dtype = np.dtype(spec["dtype"])
+        except TypeError:
+            raise FileFormatError(path, f"damaged: dtype {shorten(spec['dtype'])}") from None
+        if dtype.kind not in "iub" or dtype.hasobject:
+            raise FileFormatError(path, f"damaged: {name} has dtype {dtype}, not integers")
+    return header
+
+
+def _npy_header(f: Any, path: str, name: str, spec: Mapping[str, Any]
+                ) -> tuple[np.dtype[Any], tuple[int, ...]]:
+    """Read a member's .npy header and check it against the file's header."""
+    version = np.lib.format.read_magic(f)
+    if version == (1, 0):
+        shape, fortran, dtype = np.lib.format.read_array_header_1_0(f)
+    elif version == (2, 0):
+        shape, fortran, dtype = np.lib.format.read_array_header_2_0(f)
+    else:
+        raise FileFormatError(path, f"damaged: {name} is .npy version {version}")
+    if fortran or dtype != np.dtype(spec["dtype"]) or list(shape) != spec["shape"]:
+        raise FileFormatError(path, f"damaged: {name} holds {dtype}{list(shape)}, the header "
+                                    f"says {spec['dtype']}{spec['shape']}")
+    return dtype, shape
+
+
+def _in_memory(data: bytes, path: str, name: str, spec: Mapping[str, Any]
+               ) -> npt.NDArray[Any]:
+    """The array of a member's bytes (read-only, no copy)."""
+    bio = io.BytesIO(data)
+    dtype, shape = _npy_header(bio, path, name, spec)
+    offset = bio.tell()
+    count = math.prod(shape)
+    if len(data) - offset != count * dtype.itemsize:
+        raise FileFormatError(path, f"damaged: {name} holds {len(data) - offset:,} bytes of "
+                                    f"data for {count:,} values of {dtype}")
+    return np.frombuffer(data, dtype=dtype, count=count, offset=offset).reshape(shape)
+
+
+def _mapped(f: Any, path: str, size: int, member: zipfile.ZipInfo, spec: Mapping[str, Any],
+            verify: bool) -> npt.NDArray[Any]:
+    """A read-only memory map of a stored member's array."""
+    f.seek(member.header_offset)
+    local = f.read(30)
+    if len(local) != 30 or local[:4] != b"PK\x03\x04":
+        raise FileFormatError(path, f"damaged: no local header for {member.filename}")
+    name_len, extra_len = struct.unpack("<HH", local[26:30])
+    if f.read(name_len) != member.filename.encode():
+        raise FileFormatError(path, f"damaged: the local header of {member.filename} "
+                                    f"names another member")
+    start = member.header_offset + 30 + name_len + extra_len
+    end = start + member.file_size
+    if end > size:
+        raise FileFormatError(path, f"truncated: {member.filename} needs bytes up to "
+                                    f"{end:,}, the file has {size:,}")
+    if verify:
+        f.seek(start)
+        crc, left = 0, member.file_size
+        while left:
+            chunk = f.read(min(left, _CHUNK))
+            if not chunk:
+                raise FileFormatError(path, f"truncated inside {member.filename}")
+            crc = zlib.crc32(chunk, crc)
+            left -= len(chunk)
+        if crc != member.CRC:
+            raise FileFormatError(path, f"damaged: {member.filename} fails its CRC-32 check")
+    f.seek(start)
+    dtype, shape = _npy_header(f, path, member.filename, spec)
+    offset = f.tell()
+    count = math.prod(shape)
+    if end - offset != count * dtype.itemsize:
+        raise FileFormatError(path, f"damaged: {member.filename} holds {end - offset:,} bytes "
+                                    f"of data for {count:,} values of {dtype}")
+    if count == 0:
+        return np.zeros(shape, dtype=dtype)
+    return np.memmap(path, dtype=dtype, mode="r", offset=offset, shape=shape)
+
+
+def need(arrays: Mapping[str, npt.NDArray[Any]], name: str, dtype: Any, n: int | None = None
+         ) -> npt.NDArray[Any]:
+    """A saved array by name, of the dtype (and length) its kind writes."""
+    arr = arrays.get(name)
+    if arr is None:
+        raise ValueError(f"the array {name!r} is missing")
+    if arr.dtype != np.dtype(dtype) or arr.ndim != 1 or (n is not None and len(arr) != n):
+        raise ValueError(f"the array {name!r} is {arr.dtype}{list(arr.shape)}, expected "
+                         f"{np.dtype(dtype)}[{'n' if n is None else n}]")
+    return arr
+
+
+def in_range(arr: npt.NDArray[Any], name: str, low: int, high: int, mapped: bool
+             ) -> npt.NDArray[Any]:
+    """``arr`` after checking its values lie in low..high (skipped for a
+    mapped array: reading it all is what mapping avoids; its CRC was checked)."""
+    if not mapped and arr.size:
+        lo, hi = int(arr.min()), int(arr.max())
+        if lo < low or hi > high:
+            bad = int(np.flatnonzero((arr < low) | (arr > high))[0])
+            raise ValueError(f"{name}[{bad}] = {int(arr[bad])}: expected {low}..{high}")
+    return arr
+
+
+def is_mapped(arr: npt.NDArray[Any]) -> bool:
+    """Whether an array was mapped from the file (``load(..., mmap=True)``)."""
+    return isinstance(arr, np.memmap) or isinstance(getattr(arr, "base", None), np.memmap)
+
