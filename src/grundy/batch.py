@@ -17,7 +17,6 @@ import numpy.typing as npt
 from grundy._common import (INT64_MAX, Int64Array, MemoryLimitError, check_int, check_memory,
                             resolve_max_memory, shorten)
 from grundy._core.explore import CodeTable
-from grundy.game import Reporter
 from grundy.graph import solve_bytes
 
 __all__ = ["explore_batch"]
@@ -43,7 +42,7 @@ def _int64_array(value: Any, what: str, length: int | None = None) -> Int64Array
 
 def explore_batch(game: Any, start: Any, *, max_positions: int | None = None,
                   max_memory: int | None = None,
-                  progress: Callable[[int, int], object] | None = None
+                  progress: Callable[[int, int], None] | None = None
                   ) -> tuple[CodeTable, Int64Array, Int64Array, npt.NDArray[np.int8]]:
     """Every position reachable from ``start`` in a batch game, each once.
 
@@ -64,7 +63,6 @@ def explore_batch(game: Any, start: Any, *, max_positions: int | None = None,
     label_parts: list[npt.NDArray[np.int8]] = []
     n_moves = 0
     lo = 0
-    report = Reporter(progress)
     limit = resolve_max_memory(max_memory)       # what was there when we began
     while lo < table.n:
         hi = min(table.n, lo + BATCH)
@@ -130,8 +128,8 @@ def explore_batch(game: Any, start: Any, *, max_positions: int | None = None,
         degree_parts.append(degree)
         label_parts.append(labels)
         lo = hi
-        report(lo, table.n)
-    report(lo, table.n, final=True)
+        if progress is not None:
+            progress(lo, table.n)
     n = table.n
     indptr = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(np.concatenate(degree_parts), out=indptr[1:])

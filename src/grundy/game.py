@@ -39,7 +39,6 @@ Take 1 or 2 from a heap of 5; taking the last one ties the game:
 """
 from __future__ import annotations
 
-import time
 from array import array
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from typing import Any, NamedTuple, NoReturn
@@ -50,12 +49,12 @@ import numpy.typing as npt
 from grundy._common import (LOSS, TIE, WIN, Int64Array, MemoryLimitError, Outcome,
                             check_bool, check_count, check_memory, check_number, is_hashable,
                             readonly, resolve_max_memory, shorten)
+from grundy._progress import Progress, Report, check_progress, reporting
 from grundy.graph import GameGraph, solve_bytes
 from grundy.solution import Solution
 
 __all__ = ["Game", "BatchGame", "GameSolution", "solve_game"]
 
-Progress = Callable[[int, int], object]
 _PRIMITIVE: dict[object, int] = {None: 0, WIN: int(WIN), LOSS: int(LOSS), TIE: int(TIE)}
 
 
@@ -557,19 +556,6 @@ def _code_table(codes: Int64Array) -> Any:
 
 # -- exploration ------------------------------------------------------------------------
 
-class Reporter:
-    """Calls ``progress(done, total)`` about every quarter second."""
-
-    def __init__(self, progress: Progress | None) -> None:
-        self.progress = progress
-        self.next = time.perf_counter() + 0.25
-
-    def __call__(self, done: int, total: int, final: bool = False) -> None:
-        if self.progress is not None and (final or time.perf_counter() >= self.next):
-            self.progress(done, total)
-            self.next = time.perf_counter() + 0.25
-
-
 class Explored(NamedTuple):
     """What :func:`explore` found: positions ``first..`` of its position list.
 
@@ -593,7 +579,7 @@ def explore(starts: Iterable[Hashable], moves: Callable[[Any], Iterable[Hashable
             sums: type[Any] | None = None,
             index: dict[Hashable, int] | None = None, positions: list[Hashable] | None = None,
             max_positions: int | None = None, max_memory: int | None = None,
-            progress: Progress | None = None, what: str = "the game") -> Explored:
+            progress: Report | None = None, what: str = "the game") -> Explored:
     """Every position reachable from ``starts``, breadth first, each once:
     the one exploration loop of the library (games from their rules,
     impartial games, loopy values).
@@ -640,7 +626,6 @@ def explore(starts: Iterable[Hashable], moves: Callable[[Any], Iterable[Hashable
     indptr = array("q", [0])
     component_ptr = array("q", [0])
     labels = bytearray()
-    report = Reporter(progress)
     limit = resolve_max_memory(max_memory)       # what was there when we began
     i = first
     check_at = (i + (1 << 14), 1 << 16)     # the next memory check: positions, moves
@@ -703,8 +688,10 @@ def explore(starts: Iterable[Hashable], moves: Callable[[Any], Iterable[Hashable
                          + 8 * len(indices), max_memory,
                          f"exploring {what} ({len(order):,} positions and "
                          f"{len(indices):,} moves so far)", limit=limit)
-            report(i - first, len(order) - first)
-    report(i - first, len(order) - first, final=True)
+            if progress is not None:
+                progress(i - first, len(order) - first)
+    if progress is not None:
+        progress(i - first, len(order) - first)
     return Explored(first, _int64(indptr), _int64(indices),
                     np.frombuffer(labels, dtype=np.int8),
                     _int64(component_ptr) if sums is not None else None)
@@ -727,7 +714,7 @@ def _int64(values: array[int]) -> Int64Array:
 
 def solve_game(game: Any, *, start: Any = None, misere: bool = False,
                max_positions: int | None = None, max_memory: int | None = None,
-               progress: Progress | None = None) -> GameSolution:
+               progress: Progress = None) -> GameSolution:
     """Explore a game from its rules and solve every position reachable from the start.
 
     Parameters
@@ -745,9 +732,10 @@ def solve_game(game: Any, *, start: Any = None, misere: bool = False,
     max_memory : int, optional
         Bytes the exploration and the solve may take (default: the memory
         available).
-    progress : callable, optional
-        ``progress(explored, found)``, called about every quarter second
-        while exploring.
+    progress : bool or callable, optional
+        While exploring: True draws a progress bar on a terminal (the
+        ``grundy[progress]`` extra); a callable is called as
+        ``progress(explored, found)`` about every quarter second.
 
     Returns
     -------
@@ -778,16 +766,15 @@ def solve_game(game: Any, *, start: Any = None, misere: bool = False,
     misere = check_bool(misere, "misere")
     if max_positions is not None:
         max_positions = check_count(max_positions, "max_positions", minimum=1)
-    if progress is not None and not callable(progress):
-        raise TypeError(f"progress must be callable as progress(done, total), "
-                        f"got {shorten(progress)}")
+    check_progress(progress)
     if isinstance(game, BatchGame):
         from grundy.batch import explore_batch
 
         first = game.start() if start is None else start
-        table, indptr, indices, labels = explore_batch(
-            game, first, max_positions=max_positions, max_memory=max_memory,
-            progress=progress)
+        with reporting(progress, f"exploring {shorten(game, 30)}") as report:
+            table, indptr, indices, labels = explore_batch(
+                game, first, max_positions=max_positions, max_memory=max_memory,
+                progress=report)
         sol = _solve(indptr, indices, labels, misere, max_memory)
         return GameSolution._owned(sol.graph, readonly(table.codes()), table, sol, None,
                                    getattr(game, "canonical", None))
@@ -799,9 +786,10 @@ def solve_game(game: Any, *, start: Any = None, misere: bool = False,
     canonical = getattr(game, "canonical", None)
     index: dict[Hashable, int] = {}
     positions: list[Hashable] = []
-    found = explore([first], game.moves, primitive, canonical, index=index,
-                    positions=positions, max_positions=max_positions,
-                    max_memory=max_memory, progress=progress, what=shorten(game))
+    with reporting(progress, f"exploring {shorten(game, 30)}") as report:
+        found = explore([first], game.moves, primitive, canonical, index=index,
+                        positions=positions, max_positions=max_positions,
+                        max_memory=max_memory, progress=report, what=shorten(game))
     sol = _solve(found.indptr, found.indices, found.labels, misere, max_memory)
     return GameSolution._owned(sol.graph, positions, index, sol, canonical, None)
 

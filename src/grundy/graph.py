@@ -30,6 +30,7 @@ from grundy._core import grundy as _grundy
 from grundy._core import loopy as _loopy
 from grundy._core import retrograde as _retro
 from grundy._core import textio as _textio
+from grundy._progress import Progress, check_progress, reporting
 from grundy.loopy import LoopyValues
 from grundy.solution import Solution, checked_array
 
@@ -692,7 +693,7 @@ class GameGraph:
 
     def solve(self, *, misere: bool = False,
               labels: Mapping[Any, int] | npt.ArrayLike | None = None,
-              max_memory: int | None = None) -> GraphSolution:
+              max_memory: int | None = None, progress: Progress = None) -> GraphSolution:
         """Win/loss/draw, remoteness and an optimal move for every position.
 
         Ctrl-C stops a long solve (KeyboardInterrupt); the graph is unchanged.
@@ -707,6 +708,10 @@ class GameGraph:
             labelled position is terminal: its own moves are ignored.
         max_memory : int, optional
             Bytes the solve may take (default: the memory available).
+        progress : bool or callable, optional
+            True draws a progress bar on a terminal (the ``grundy[progress]``
+            extra); a callable is called as ``progress(done, total)`` about
+            every quarter second (done: the positions decided).
 
         Returns
         -------
@@ -745,6 +750,7 @@ class GameGraph:
         [0, 1, 3]
         """
         misere = check_bool(misere, "misere")
+        check_progress(progress)
         n, m = self.n_positions, self.n_moves
         fixed = solve_bytes(n, m)             # then the queue
         what = f"solving a graph with {n:,} positions and {m:,} moves"
@@ -754,8 +760,13 @@ class GameGraph:
         outcome = self._labels_array(labels)
         remoteness = np.empty(n, dtype=np.int64)
         move = np.empty(n, dtype=np.int64)
-        status = _retro.solve_graph(self._indptr, self._indices, outcome, remoteness, move,
-                                    misere, max_queue_bytes=min(limit - fixed, INT64_MAX))
+        with reporting(progress, "solving") as report:
+            status = _retro.solve_graph(self._indptr, self._indices, outcome, remoteness,
+                                        move, misere, max_queue_bytes=min(limit - fixed,
+                                                                          INT64_MAX),
+                                        progress=report)
+            if report is not None and status == "ok":
+                report(n, n)                    # done
         if status != "ok":
             raise queue_limit_error(what, fixed + _retro.queue_bytes(n), limit, fixed,
                                     max_memory)

@@ -33,6 +33,7 @@ import numpy.typing as npt
 from grundy._common import (DRAW, INT64_MAX, Int64Array, check_bool, check_memory,
                             check_number, queue_limit_error, readonly, shorten)
 from grundy._core import retrograde as _retro
+from grundy._progress import Progress, check_progress, reporting
 from grundy.solution import Solution, checked_array
 
 __all__ = ["SourceSolution", "solve_source"]
@@ -49,7 +50,8 @@ def source_bytes(n: int, remoteness_bytes: int, fixed: int, allowance: int) -> i
 
 def solve_arrays(source: Any, *, misere: bool = False, max_memory: int | None = None,
                  fixed_bytes: int = 0, allowance: int | None = None,
-                 what: str = "solving the game") -> tuple[npt.NDArray[np.int8], Remoteness]:
+                 what: str = "solving the game", progress: Progress = None
+                 ) -> tuple[npt.NDArray[np.int8], Remoteness]:
     """The outcome (int8) and compact remoteness of every state of a source:
     the one driver around the engine (memory refused beforehand, the
     remoteness widened on overflow, the engine's codes as exceptions)."""
@@ -65,8 +67,12 @@ def solve_arrays(source: Any, *, misere: bool = False, max_memory: int | None = 
                          f"{what}, whose remoteness exceeds 65535 and needs 32 bits,")
         remoteness = np.empty(n, dtype=dtype)
         fixed = source_bytes(n, width, fixed_bytes, 0) - _retro.queue_bytes(0)
-        status = _retro.solve_source(source, state, remoteness, misere,
-                                     max_queue_bytes=min(limit - fixed, INT64_MAX))
+        with reporting(progress, "solving") as report:
+            status = _retro.solve_source(source, state, remoteness, misere,
+                                         max_queue_bytes=min(limit - fixed, INT64_MAX),
+                                         progress=report)
+            if report is not None and status == "ok":
+                report(n, n)                    # done
         if status == "ok":
             break
         if status == "memory limit":
@@ -80,7 +86,7 @@ def solve_arrays(source: Any, *, misere: bool = False, max_memory: int | None = 
 
 
 def solve_source(source: Any, *, misere: bool = False,
-                 max_memory: int | None = None) -> SourceSolution:
+                 max_memory: int | None = None, progress: Progress = None) -> SourceSolution:
     """Solve every state of a compiled game (a ``MoveSource`` plug-in).
 
     Parameters
@@ -93,6 +99,10 @@ def solve_source(source: Any, *, misere: bool = False,
     max_memory : int, optional
         Bytes the solve may take (default: the memory available); refused
         before the state arrays are allocated.
+    progress : bool or callable, optional
+        True draws a progress bar on a terminal (the ``grundy[progress]``
+        extra); a callable is called as ``progress(done, total)`` about
+        every quarter second (done: the states decided).
 
     Returns
     -------
@@ -120,8 +130,10 @@ def solve_source(source: Any, *, misere: bool = False,
     if not isinstance(source, _retro.MoveSource):
         raise TypeError(f"source must be a MoveSource (a compiled game), got {shorten(source)}")
     misere = check_bool(misere, "misere")
+    check_progress(progress)
     outcome, remoteness = solve_arrays(source, misere=misere, max_memory=max_memory,
-                                       what=f"solving a game of {source.n_states:,} states")
+                                       what=f"solving a game of {source.n_states:,} states",
+                                       progress=progress)
     solution: SourceSolution = SourceSolution._owned(source, outcome, remoteness, max_memory)
     return solution
 

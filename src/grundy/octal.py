@@ -20,7 +20,7 @@ import os
 import re
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -29,11 +29,11 @@ import numpy.typing as npt
 from grundy._common import (Int64Array, check_bool, check_count, check_int, check_memory,
                             readonly, shorten, shown_int)
 from grundy._core import octal as _octal
+from grundy._progress import Progress, Report, check_progress, reporting
 
 __all__ = ["OctalGame", "HexGame", "GrundysGame", "SubtractionGame", "TakeAndBreakGame",
            "Periodicity", "RareCommon"]
 
-Progress = Callable[[int, int], object]
 
 
 class Periodicity(NamedTuple):
@@ -213,8 +213,10 @@ class TakeAndBreakGame:
             All kernels give identical values.
         mask : int, optional
             The rare/common mask of the sparse kernel (1..2^32-1).
-        progress : callable, optional
-            ``progress(done, total)``, called between chunks of a long run.
+        progress : bool or callable, optional
+            True draws a progress bar on a terminal (the ``grundy[progress]``
+            extra); a callable is called as ``progress(done, total)`` about
+            every quarter second (done: the values known).
         max_memory : int, optional
             Bytes the values may take (default: the memory available).
 
@@ -240,17 +242,16 @@ class TakeAndBreakGame:
             raise ValueError(f"kernel must be 'auto', 'sparse' or 'plain', got {shorten(kernel)}")
         if mask is not None:
             mask = check_count(mask, "mask", minimum=1, maximum=0xFFFFFFFF)
-        if progress is not None and not callable(progress):
-            raise TypeError(f"progress must be callable as progress(done, total), "
-                            f"got {shorten(progress)}")
+        check_progress(progress)
         if kernel == "sparse" and not self.splits:
             raise ValueError(f"the sparse kernel needs a game that splits heaps into two; "
                              f"{shorten(self)} does not")
-        with self._lock:
-            self._extend(n + 1, kernel, mask, progress, max_memory, extra_bytes=8 * (n + 1))
+        with self._lock, reporting(progress, f"G(n) of {shorten(self, 30)}",
+                                   unit="values") as report:
+            self._extend(n + 1, kernel, mask, report, max_memory, extra_bytes=8 * (n + 1))
             return readonly(self._G[:n + 1].astype(np.int64))
 
-    def _extend(self, stop: int, kernel: str, mask: int | None, progress: Progress | None,
+    def _extend(self, stop: int, kernel: str, mask: int | None, progress: Report | None,
                 max_memory: int | None = None, extra_bytes: int = 0) -> None:
         if stop <= self._n:
             return

@@ -34,6 +34,7 @@ import numpy.typing as npt
 from grundy._common import (DRAW, LOSS, WIN, Int64Array, Outcome, check_bool, check_int,
                             check_memory, check_number, is_integer, readonly, shorten)
 from grundy._core import police as _police
+from grundy._progress import Progress, check_progress
 from grundy.implicit import SourceSolution, solve_arrays, source_bytes
 
 __all__ = ["PoliceThief", "PoliceThiefSolution", "PolicePosition", "BoardError"]
@@ -566,7 +567,8 @@ class PoliceThief:
 
     # -- solving --------------------------------------------------------------
 
-    def solve(self, *, max_memory: int | None = None) -> PoliceThiefSolution:
+    def solve(self, *, max_memory: int | None = None,
+              progress: Progress = None) -> PoliceThiefSolution:
         """Outcome, remoteness and best move of every position.
 
         Ctrl-C stops a long solve (KeyboardInterrupt).
@@ -577,6 +579,10 @@ class PoliceThief:
             Bytes the solve may take (default: the memory available); a
             larger solve is refused before its arrays are allocated, and
             peak memory stays within it.
+        progress : bool or callable, optional
+            True draws a progress bar on a terminal (the ``grundy[progress]``
+            extra); a callable is called as ``progress(done, total)`` about
+            every quarter second (done: the positions decided).
 
         Returns
         -------
@@ -592,12 +598,14 @@ class PoliceThief:
         >>> PoliceThief(["P.ET"]).solve().result
         'The thief escapes'
         """
+        check_progress(progress)
         what = f"solving this board ({self.n_positions:,} positions)"
         check_memory(self.memory_estimate(), max_memory, what)     # before the tables
         source = self._source()
         outcome, remoteness = solve_arrays(source, max_memory=max_memory,
                                            fixed_bytes=self._table_bytes(),
-                                           allowance=self._queue_allowance(), what=what)
+                                           allowance=self._queue_allowance(), what=what,
+                                           progress=progress)
         return PoliceThiefSolution._of_board(self, outcome, remoteness, max_memory, source)
 
 

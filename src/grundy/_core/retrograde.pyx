@@ -20,6 +20,8 @@ known TIE states, makes every still undecided state with a move to a TIE a
 TIE, at one move more than the nearest (its remoteness: the fewest moves to
 the tie ending).  Again O(n + m).  States never decided are draws.
 """
+import threading
+
 import numpy as np
 
 from libc.stdlib cimport malloc, free
@@ -29,7 +31,7 @@ from grundy._core._typedefs cimport (int8_t, int32_t, int64_t, uint8_t,
                                      uint16_t, count_t, rem_t, WIN, LOSS, DRAW, TIE,
                                      grundy_prefetch)
 from grundy._core.csr cimport reverse_csr, check_csr, max_out_degree
-from grundy._core._interrupt cimport interrupted, raise_interrupt
+from grundy._core._interrupt cimport PyErr_CheckSignals, interrupted, raise_interrupt
 
 # How often the engine looks for Ctrl-C: every 2^16 pops (milliseconds).
 cdef enum:
@@ -202,6 +204,42 @@ cdef inline int _decide(count_t* state, rem_t* remoteness, int64_t* move,
     return queue_push(q, u)
 
 
+# The progress callback of the solve running in this thread, set by the def
+# wrappers around their nogil pass (one per thread: solves may run side by
+# side), and an exception it raised, kept for the wrapper to re-raise.
+_local = threading.local()
+
+
+cdef bint _check(int64_t done, int64_t total) noexcept nogil:
+    """The Ctrl-C check of the main pass, which also reports progress: True
+    when the pass must stop (an exception is pending)."""
+    with gil:
+        if PyErr_CheckSignals() != 0:
+            return True
+        return _report(done, total)
+
+
+cdef bint _report(int64_t done, int64_t total) noexcept:
+    report = getattr(_local, "progress", None)
+    if report is None:
+        return False
+    try:
+        report(done, total)
+    except BaseException as exc:            # re-raised by _stopped()
+        _local.error = exc
+        return True
+    return False
+
+
+cdef int _stopped() except -1:
+    """Raise what stopped a pass: the progress callback's exception, or Ctrl-C's."""
+    error = getattr(_local, "error", None)
+    if error is not None:
+        _local.error = None
+        raise error
+    return raise_interrupt()
+
+
 cdef int _retrograde(MoveSource src, count_t* state, rem_t* remoteness,
                      int64_t* move, count_t terminal, int64_t max_remoteness,
                      int64_t max_queue_bytes) noexcept nogil:
@@ -247,7 +285,7 @@ cdef int _retrograde(MoveSource src, count_t* state, rem_t* remoteness,
             level_left = q.size
         level_left -= 1
         pops += 1
-        if (pops & CHECK_EVERY_POPS) == 0 and interrupted():
+        if (pops & CHECK_EVERY_POPS) == 0 and _check(pops, n):
             status = RETRO_INTERRUPTED
             break
         if prefetches and q.size > 16:
@@ -425,7 +463,7 @@ cdef class CSRSource(MoveSource):
 def solve_graph(const int64_t[::1] indptr, const int64_t[::1] indices,
                 int8_t[::1] outcome, int64_t[::1] remoteness,
                 int64_t[::1] move, bint misere=False,
-                int64_t max_queue_bytes=INT64_MAX):
+                int64_t max_queue_bytes=INT64_MAX, progress=None):
     """Solve the game on a CSR graph in place.
 
     ``outcome`` comes in holding the labels (1 WIN, -1 LOSS, 0 not fixed) and
@@ -434,8 +472,21 @@ def solve_graph(const int64_t[::1] indptr, const int64_t[::1] indices,
     Returns "ok", or "memory limit" if the queue would need more than
     ``max_queue_bytes`` (the arrays are then incomplete).  Raises ValueError
     for a malformed graph or mismatched array lengths, MemoryError if memory
-    runs out, KeyboardInterrupt on Ctrl-C.
+    runs out, KeyboardInterrupt on Ctrl-C.  ``progress(done, total)``, if
+    given, is called every few milliseconds of the main pass (done: states
+    decided so far); an exception it raises stops the pass and propagates.
     """
+    _local.progress = progress
+    try:
+        return _solve_graph(indptr, indices, outcome, remoteness, move, misere,
+                            max_queue_bytes)
+    finally:
+        _local.progress = None
+
+
+def _solve_graph(const int64_t[::1] indptr, const int64_t[::1] indices,
+                 int8_t[::1] outcome, int64_t[::1] remoteness,
+                 int64_t[::1] move, bint misere, int64_t max_queue_bytes):
     cdef int64_t n = indptr.shape[0] - 1
     cdef CSRSource src = CSRSource(indptr, indices)
     cdef int64_t v
@@ -468,7 +519,7 @@ def solve_graph(const int64_t[::1] indptr, const int64_t[::1] indices,
             status = _solve_states(src, indptr, indices, outcome, remoteness, move,
                                    misere, wide, max_queue_bytes)
     if status == RETRO_INTERRUPTED:
-        raise_interrupt()
+        _stopped()
     if status == RETRO_NO_MEMORY:
         raise MemoryError("retrograde analysis: out of memory for the queue")
     return "memory limit" if status == RETRO_MEMORY_LIMIT else "ok"
@@ -533,7 +584,7 @@ cdef enum:
 
 
 def solve_source(MoveSource src, uint8_t[::1] state, rem_t[::1] remoteness,
-                 bint misere=False, int64_t max_queue_bytes=INT64_MAX):
+                 bint misere=False, int64_t max_queue_bytes=INT64_MAX, progress=None):
     """Solve every state of a compiled game in place.
 
     ``state`` (uint8, n_states) leaves holding the int8 outcome of every
@@ -542,8 +593,18 @@ def solve_source(MoveSource src, uint8_t[::1] state, rem_t[::1] remoteness,
     not fit the remoteness type (rerun with a wider one); "memory limit" if
     the queue would need more than ``max_queue_bytes``.  Raises ValueError
     for a source breaking its contract (naming the state), MemoryError if
-    memory runs out, KeyboardInterrupt on Ctrl-C.
+    memory runs out, KeyboardInterrupt on Ctrl-C.  ``progress(done,
+    total)``: as in :func:`solve_graph`.
     """
+    _local.progress = progress
+    try:
+        return _solve_source(src, state, remoteness, misere, max_queue_bytes)
+    finally:
+        _local.progress = None
+
+
+def _solve_source(MoveSource src, uint8_t[::1] state, rem_t[::1] remoteness,
+                  bint misere, int64_t max_queue_bytes):
     cdef int64_t n = src.n_states, s, d = 0, bad = -1, lo
     cdef int8_t p = 0
     cdef int status = RETRO_OK
@@ -591,7 +652,7 @@ def solve_source(MoveSource src, uint8_t[::1] state, rem_t[::1] remoteness,
                                               COMPACT_WIN if misere else COMPACT_LOSS,
                                               max_queue_bytes)
     if status == RETRO_INTERRUPTED:
-        raise_interrupt()
+        _stopped()
     if status == RETRO_NO_MEMORY:
         raise MemoryError("retrograde analysis: out of memory for the queue")
     if status == RETRO_OVERFLOW:
