@@ -190,13 +190,62 @@ class TakeAndBreakGame:
         """
         return len(self._rules[2]) > 0 and len(self._rules[3]) == 0
 
+    def options(self, n: int) -> list[tuple[int, ...]]:
+        """The heaps a move from one heap of ``n`` tokens can leave.
+
+        Each option is a sorted tuple of the non-empty heaps left (``()``
+        when the move takes the whole heap), listed once, the options in
+        sorted order.  The rules are those of :meth:`values`: ``take0``
+        removes a heap of exactly k, ``take1`` leaves one heap, ``take2``
+        two (unequal ones if the game says so), ``take3`` three.  A heap of
+        n has O(n) options, O(n^2) with three-heap moves.
+
+        Parameters
+        ----------
+        n : int
+            The heap size, >= 0.
+
+        Returns
+        -------
+        list of tuple of int
+
+        Raises
+        ------
+        TypeError
+            If ``n`` is not an integer.
+        ValueError
+            If ``n`` is negative.
+
+        Examples
+        --------
+        >>> OctalGame("0.77").options(4)                # Kayles: take 1 or 2, maybe split
+        [(1, 1), (1, 2), (2,), (3,)]
+        >>> GrundysGame().options(6), SubtractionGame({2}).options(2)
+        ([(1, 5), (2, 4)], [()])
+        """
+        n = check_count(n, "n")
+        take0, take1, take2, take3 = (r.tolist() for r in self._rules)
+        found: set[tuple[int, ...]] = set()
+        if n in take0:
+            found.add(())
+        found.update((n - k,) for k in take1 if n > k)
+        for k in take2:
+            m = n - k
+            found.update((a, m - a) for a in range(1, m // 2 + 1)
+                         if not (self._unequal and 2 * a == m))
+        for k in take3:
+            m = n - k
+            found.update((a, b, m - a - b) for a in range(1, m // 3 + 1)
+                         for b in range(a, (m - a) // 2 + 1))
+        return sorted(found)
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"
 
     # -- values -----------------------------------------------------------------
 
     def values(self, n: int, *, kernel: str = "auto", mask: int | None = None,
-               progress: Progress | None = None, max_memory: int | None = None) -> Int64Array:
+               progress: Progress = None, max_memory: int | None = None) -> Int64Array:
         """The nim-values G(0..n).
 
         Ctrl-C stops the run with KeyboardInterrupt and keeps every value
