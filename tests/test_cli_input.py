@@ -162,4 +162,4 @@ def test_version_and_help_list_every_command():
     code, out, _ = run("--help")
     assert code == 0
     listed = re.findall(r"^    (\w+) +\S", out, re.M)
-    assert listed == ["graph", "nim", "police", "octal"]
+    assert listed == ["graph", "nim", "police", "octal", "query", "play"]

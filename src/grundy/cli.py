@@ -1,9 +1,14 @@
 """The ``grundy`` command line: competitive-programming style stdin/stdout solvers.
 
-Each subcommand reads FILE (or standard input), solves, and prints plain
-text.  Every failure is one line on stderr, ``grundy: error: <message>``,
-and an exit status: 2 for bad input or a refused computation (too much
-memory), 1 when the output cannot be written, 130 after Ctrl-C.
+The solving subcommands (graph, nim, police, octal) read FILE (or standard
+input), solve, and print plain text; ``--save`` keeps a solution, ``query``
+answers from a saved one, ``--plot`` draws a picture, and ``play`` plays
+against the perfect opponent, reading moves from standard input.  A long
+solve shows a progress bar when standard error is a terminal (with tqdm,
+the ``grundy[progress]`` extra).  Every failure is one line on stderr,
+``grundy: error: <message>``, and an exit status: 2 for bad input or a
+refused computation (too much memory), 1 when the output cannot be
+written, 130 after Ctrl-C.
 
 This module imports only the standard library at import time; the solvers
 are imported inside :func:`main`, so that Ctrl-C or a broken installation
@@ -15,9 +20,8 @@ import argparse
 import os
 import re
 import sys
-import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from grundy import __version__
 
@@ -130,7 +134,9 @@ def _cmd_graph(args: argparse.Namespace) -> None:
     labels = None if args.labels is None else \
         read_labels(_read_input(args.labels), g, named=args.format == "edges",
                     one_based=args.one_based, path=args.labels)
-    sol = g.solve(misere=args.misere, labels=labels, max_memory=args.max_memory)
+    sol = g.solve(misere=args.misere, labels=labels, max_memory=args.max_memory,
+                  progress=_progress())
+    _save(sol, args.save)
     text = textio.format_outcomes(sol.outcome, sol.remoteness)
     if args.format == "edges":
         # Echo the names: "name WIN r", in order of first appearance.
@@ -230,7 +236,10 @@ def _cmd_police(args: argparse.Namespace) -> None:
     from grundy.police import PoliceThief
 
     board = PoliceThief.parse(_read_input(args.file))
-    sol = board.solve(max_memory=args.max_memory)
+    sol = board.solve(max_memory=args.max_memory, progress=_progress())
+    _save(sol, args.save)
+    if args.plot is not None:
+        _plot(args.plot, "police_board", sol)
     out = [sol.result]
     if args.explain:
         r = sol[sol.start].remoteness
@@ -245,28 +254,6 @@ def _cmd_police(args: argparse.Namespace) -> None:
 
 # -- grundy octal -------------------------------------------------------------
 
-class _ProgressBar:
-    """A progress bar on stderr, for runs that last more than a second."""
-
-    def __init__(self) -> None:
-        self.start = time.perf_counter()
-        self.shown = False
-
-    def __call__(self, done: int, total: int) -> None:
-        if time.perf_counter() - self.start < 1.0 or sys.stderr is None or \
-                not sys.stderr.isatty():
-            return
-        width = 40
-        filled = width * done // max(total, 1)
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done:,}/{total:,}")
-        sys.stderr.flush()
-        self.shown = True
-
-    def close(self) -> None:
-        if self.shown:
-            sys.stderr.write("\n")
-
-
 def _cmd_octal(args: argparse.Namespace) -> None:
     from grundy._common import check_memory, shown_int
     from grundy.octal import parse_game
@@ -276,11 +263,7 @@ def _cmd_octal(args: argparse.Namespace) -> None:
     # The values (4 bytes each, and their copy) and the text of the output.
     check_memory(4 * (n + 1) * 3 + 12 * (n + 1), args.max_memory,
                  f"printing G(0..N) for N = {shown_int(n)}")
-    bar = _ProgressBar()
-    try:
-        values = game.values(n, progress=bar, max_memory=args.max_memory)
-    finally:
-        bar.close()
+    values = game.values(n, progress=_progress(), max_memory=args.max_memory)
     step = 1 << 20                  # the text in slices: no list of n ints at once
     for start in range(0, n + 1, step):
         chunk = " ".join(map(str, values[start:start + step].tolist()))
@@ -290,6 +273,191 @@ def _cmd_octal(args: argparse.Namespace) -> None:
         per = game.periodicity(n)
         _write((f"period {per.period} preperiod {per.preperiod} proved-at {per.proved_at}"
                 if per is not None else f"no period found up to {n}").encode() + b"\n")
+    _save(game, args.save)
+    if args.plot is not None:
+        _plot(args.plot, "nim_sequence", game, n)
+
+
+# -- saving, plotting, progress -------------------------------------------------
+
+def _progress() -> bool | None:
+    """progress= for the solvers: a bar (on a terminal only) when tqdm is there."""
+    from grundy._progress import available
+
+    return True if available() else None
+
+
+def _save(obj: Any, path: str | None) -> None:
+    """--save FILE: write what was solved (grundy.load reads it back)."""
+    if path is None:
+        return
+    try:
+        obj.save(path)
+    except OSError as exc:
+        raise OutputError(f"cannot save {path!r}: {exc.strerror or exc}") from None
+
+
+def _plot(path: str, picture: str, *args: Any) -> None:
+    """--plot FILE: draw a picture of grundy.plot into a file (its format from
+    the file's extension: png, svg, pdf...)."""
+    try:
+        import matplotlib
+    except ImportError:
+        raise InputError("--plot draws with matplotlib: pip install 'grundy[plot]'") from None
+    matplotlib.use("Agg")                  # a file, never a window
+    import matplotlib.pyplot as plt
+
+    from grundy import plot
+
+    ax = getattr(plot, picture)(*args)
+    try:
+        ax.figure.savefig(path)
+    except OSError as exc:
+        raise OutputError(f"cannot write the picture {path!r}: {exc.strerror or exc}") from None
+    finally:
+        plt.close(ax.figure)
+
+
+# -- grundy query ---------------------------------------------------------------
+
+def _cmd_query(args: argparse.Namespace) -> None:
+    from grundy.store import load
+
+    try:
+        saved = load(args.file, mmap=True, verify=not args.no_verify)
+    except OSError as exc:
+        raise InputError(f"cannot read {args.file!r}: {exc.strerror or exc}") from None
+    lines = [_answer(saved, text, args.max_memory) for text in args.positions] \
+        if args.positions else _summary(saved)
+    _write(("\n".join(lines) + "\n").encode("utf-8", "backslashreplace"))
+
+
+def _summary(saved: Any) -> list[str]:
+    """What a saved file holds, when no position is asked about."""
+    from grundy.loopy import LoopyValues
+    from grundy.octal import TakeAndBreakGame
+    from grundy.solution import Solution
+
+    if isinstance(saved, TakeAndBreakGame):
+        known = saved._n
+        out = [f"{saved!r}: G(0..{known - 1}) known" if known else f"{saved!r}: no values"]
+        if saved._period is not None:
+            p = saved._period
+            out.append(f"period {p.period} preperiod {p.preperiod} proved-at {p.proved_at}")
+        return out
+    if isinstance(saved, LoopyValues):
+        return [f"{saved!r}"]
+    assert isinstance(saved, Solution)
+    out = [f"{saved!r}"]
+    if saved.start is not None:
+        out.append(f"start {_shown(saved, saved.start)} {_evaluation(saved, saved.start)}")
+    return out
+
+
+def _answer(saved: Any, text: str, max_memory: int | None) -> str:
+    """One line: the position as given, then what the saved file says of it."""
+    from grundy._common import shorten
+    from grundy.loopy import LoopyValues
+    from grundy.octal import TakeAndBreakGame
+
+    if isinstance(saved, TakeAndBreakGame):
+        if not re.fullmatch(r"[0-9]+(\+[0-9]+)*", text, re.ASCII):
+            raise InputError(f"{shorten(text, 40)}: a position of a take-and-break game is a "
+                             f"heap size N, or heaps N+M+... (digits 0-9)")
+        g = 0
+        for heap in text.split("+"):
+            g ^= saved.value(int(heap), max_memory=max_memory)
+        return f"{text} {g} {'WIN' if g else 'LOSS'}"
+    position = _position(saved, text)
+    if isinstance(saved, LoopyValues):
+        value = saved[position]
+        shown = str(value.finite) if value.is_finite else \
+            "inf{" + ",".join(map(str, sorted(value.k))) + "}"
+        return f"{text} {shown} {value.outcome}"
+    return f"{text} {_evaluation(saved, position)}"
+
+
+def _evaluation(sol: Any, position: Any) -> str:
+    """'OUTCOME remoteness move' (the move as a position, '-' for none)."""
+    from grundy._common import NO_MOVE
+
+    e = sol[position]
+    move = "-" if e.move is NO_MOVE else _shown(sol, e.move)
+    return f"{e.outcome} {e.remoteness} {move}"
+
+
+def _shown(sol: Any, position: Any) -> str:
+    """A position as 'query' reads it back."""
+    from grundy.police import PolicePosition
+
+    if isinstance(position, PolicePosition):
+        (pr, pc), (tr, tc) = position.police, position.thief
+        return f"{pr},{pc}/{tr},{tc}/{'police' if position.police_to_move else 'thief'}"
+    return position if isinstance(position, str) else repr(position)
+
+
+def _position(saved: Any, text: str) -> Any:
+    """The position a POSITION argument names (see the query command's help)."""
+    import ast
+
+    from grundy._common import shorten
+    from grundy.police import PolicePosition, PoliceThiefSolution
+
+    if isinstance(saved, PoliceThiefSolution):
+        if text == "start":
+            return saved.start
+        m = re.fullmatch(r"([0-9]+),([0-9]+)/([0-9]+),([0-9]+)/(police|thief)", text, re.ASCII)
+        if m is None:
+            raise InputError(f"{shorten(text, 40)}: a police position is "
+                             f"PR,PC/TR,TC/police|thief (the police's and the thief's "
+                             f"cells, row,column from 0, and who is to move), or 'start'")
+        pr, pc, tr, tc = (int(x) for x in m.groups()[:4])
+        return PolicePosition((pr, pc), (tr, tc), m.group(5) == "police")
+    candidates: list[Any] = [text]
+    try:
+        candidates.append(ast.literal_eval(text))
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        pass
+    if text == "start" and getattr(saved, "start", None) is not None:
+        candidates.append(saved.start)
+    for candidate in candidates:
+        try:
+            saved.index(candidate)
+        except (TypeError, ValueError):
+            continue
+        return candidate
+    raise InputError(f"{shorten(text, 40)} is not a position of the saved "
+                     f"{type(saved).__name__}")
+
+
+# -- grundy play --------------------------------------------------------------
+
+def _cmd_play(args: argparse.Namespace) -> None:
+    from grundy.play import load_game, nim_table, octal_table, play, police_table, rules_table
+
+    if sys.stdin is None:
+        raise InputError("standard input is closed: the moves are read from it")
+    if args.game == "police":
+        if args.board == "-":
+            raise InputError("give the board as a FILE: standard input is where the moves "
+                             "are read")
+        table = police_table(_read_input(args.board), max_memory=args.max_memory)
+        human_first = args.side == "police"          # the police moves first
+    elif args.game == "nim":
+        table = nim_table([_count(x, "a pile") for x in args.piles], misere=args.misere)
+        human_first = not args.computer_first
+    elif args.game == "octal":
+        table = octal_table(args.code, [_count(x, "a heap N") for x in args.heaps],
+                            misere=args.misere)
+        human_first = not args.computer_first
+    else:
+        game = load_game(args.spec)
+        try:
+            table = rules_table(game, misere=args.misere)
+        except TypeError as exc:          # the game breaks the protocol: solve_game says how
+            raise InputError(f"{args.spec}: {exc}") from None
+        human_first = not args.computer_first
+    play(table, human_first=human_first, input=sys.stdin, output=sys.stdout)
 
 
 def _memory(text: str) -> int:
@@ -305,6 +473,18 @@ def _memory(text: str) -> int:
 
 def _add_file(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", nargs="?", help="input file (default: standard input)")
+
+
+def _add_save(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("--save", metavar="FILE",
+                        help=f"also save {what} to FILE (a .npz archive; 'grundy query "
+                             f"FILE ...' answers from it, and so does grundy.load in Python)")
+
+
+def _add_plot(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("--plot", metavar="FILE",
+                        help=f"also draw {what} into FILE (png, svg, pdf... by its extension; "
+                             f"needs matplotlib: pip install 'grundy[plot]')")
 
 
 def _add_max_memory(parser: argparse.ArgumentParser) -> None:
@@ -324,9 +504,10 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="grundy",
-        description="Solve two-player games exactly.  Each command reads FILE (or "
-                    "standard input) and prints plain text; 'grundy COMMAND --help' "
-                    "tells more.",
+        description="Solve two-player games exactly.  graph, nim, police and octal read "
+                    "FILE (or standard input) and print plain text; query answers from a "
+                    "saved solution; play plays against the perfect opponent.  'grundy "
+                    "COMMAND --help' tells more.",
         epilog="Exit status: 0 done, 2 bad input or a computation refused (memory), "
                "1 the output could not be written, 130 interrupted (Ctrl-C).")
     parser.add_argument("--version", action="version", version=f"grundy {__version__}")
@@ -350,6 +531,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--labels", metavar="LABELS",
                    help="a file of lines 'position WIN|LOSS|TIE' fixing the outcome of "
                         "positions where the game is over (a TIE: it ends without a winner)")
+    _add_save(p, "the solution")
     _add_max_memory(p)
     p.set_defaults(run=_cmd_graph)
 
@@ -374,6 +556,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_file(p)
     p.add_argument("--explain", action="store_true",
                    help="also print the remoteness and the line of play, board by board")
+    _add_save(p, "the solution (every position)")
+    _add_plot(p, "the board: the outcome for the police from every cell, the thief on its "
+                 "start cell, the police to move")
     _add_max_memory(p)
     p.set_defaults(run=_cmd_police)
 
@@ -386,8 +571,95 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("n", metavar="N")
     p.add_argument("--period", action="store_true",
                    help="also print the proved period: 'period P preperiod E proved-at K'")
+    _add_save(p, "the game, its values and any proved period")
+    _add_plot(p, "the nim-sequence G(0..N), its proved period marked")
     _add_max_memory(p)
     p.set_defaults(run=_cmd_octal)
+
+    p = sub.add_parser(
+        "query", help="answer from a saved solution (--save, or sol.save in Python)",
+        description="Answer questions from FILE, saved by --save (or by save() in Python), "
+                    "without solving again or reading the whole file: one line per POSITION, "
+                    "the POSITION as given and then 'OUTCOME remoteness move' (move: the "
+                    "position the best move leads to, '-' for none).  POSITION: a vertex "
+                    "number or name for a graph; PR,PC/TR,TC/police|thief for police and "
+                    "thief (the two cells, row,column from 0, and who is to move); a Python "
+                    "literal such as (1,2) for a game from its rules; 'start' for a game's "
+                    "start.  For a take-and-break game, N or N+M+... (a sum of heaps): "
+                    "'POSITION G WIN|LOSS'; for loopy values 'POSITION VALUE OUTCOME' (VALUE "
+                    "a number or inf{K}).  Without POSITION: what the file holds.")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("positions", metavar="POSITION", nargs="*")
+    p.add_argument("--no-verify", action="store_true",
+                   help="skip the CRC check of the file's arrays (instant on a huge file; a "
+                        "damaged byte inside them then goes unnoticed)")
+    _add_max_memory(p)
+    p.set_defaults(run=_cmd_query)
+
+    p = sub.add_parser(
+        "play", help="play a game against the perfect opponent, in the terminal",
+        description="Play against the perfect opponent.  Each turn shows the position, "
+                    "whose turn it is and its value with perfect play (move counts include "
+                    "both players' moves).  At the prompt '> ' type a move (its number in "
+                    "the list, or the game's own syntax: see 'help') or a command: hint, "
+                    "undo (your last move and the reply), moves, help, quit.  The computer "
+                    "answers with an optimal move: the winner hurries, the loser delays.  "
+                    "Moves are read line by line from standard input, so a game can be "
+                    "scripted: printf '2\\n1\\n' | grundy play nim 1 2.",
+        epilog="Exit status: 0 when the game is over, after 'quit', or at the end of "
+               "input (Ctrl-D); 2 bad input or a game too large to play; 130 "
+               "interrupted (Ctrl-C).")
+    games = p.add_subparsers(dest="game", metavar="GAME", title="games")
+    games.required = True
+    q = games.add_parser(
+        "police", help="police and thief on a board (you choose a side)",
+        description="Play police and thief on BOARD (a file: 'n m', then n rows of '.' "
+                    "free, '*' blocked, 'P', 'T', 'E' exits).  The police moves first, to "
+                    "any of 8 neighbouring cells (n, ne, e, se, s, sw, w, nw), the thief to "
+                    "4 (n, e, s, w); either may pass.  A board larger than 78 x 20 is shown "
+                    "through a window around the pieces.")
+    q.add_argument("board", metavar="BOARD", help="the board file")
+    q.add_argument("--as", dest="side", choices=("police", "thief"), default="police",
+                   help="your side (default: police, who moves first)")
+    _add_max_memory(q)
+    q.set_defaults(run=_cmd_play)
+    q = games.add_parser(
+        "nim", help="Nim on the given piles",
+        description="Play Nim: take any number of stones from one pile.  Type 'PILE "
+                    "COUNT' to take COUNT stones from pile PILE (piles numbered from 1 as "
+                    "shown), or a move's number.")
+    q.add_argument("piles", metavar="PILE", nargs="+", help="pile sizes")
+    q.add_argument("--misere", action="store_true",
+                   help="misère play: whoever takes the last stone loses")
+    q.add_argument("--computer-first", action="store_true",
+                   help="the computer moves first (default: you do)")
+    q.set_defaults(run=_cmd_play)
+    q = games.add_parser(
+        "octal", help="a take-and-break game on heaps of N",
+        description="Play a take-and-break game (CODE as for 'grundy octal': 0.137, "
+                    "hex:CODE, grundy, sub:1,3,4) on heaps of sizes N...  Type 'HEAP "
+                    "COUNT' to take COUNT tokens from a heap leaving one heap, 'HEAP -> A "
+                    "B' for the heaps it becomes, or a move's number.")
+    q.add_argument("code", metavar="CODE")
+    q.add_argument("heaps", metavar="N", nargs="+", help="heap sizes")
+    q.add_argument("--misere", action="store_true",
+                   help="misère play: whoever makes the last move loses")
+    q.add_argument("--computer-first", action="store_true",
+                   help="the computer moves first (default: you do)")
+    q.set_defaults(run=_cmd_play)
+    q = games.add_parser(
+        "game", help="any game with start() and moves(position), from Python",
+        description="Play the game MODULE:CLASS (imported with the current directory on "
+                    "the path) or FILE.py:CLASS: CLASS() with no arguments must give a "
+                    "grundy.Game (start(), moves(position), optionally primitive, canonical "
+                    "and render(position) -> str) or a grundy.BatchGame.  Moves are listed "
+                    "as the positions they lead to.")
+    q.add_argument("spec", metavar="MODULE:CLASS")
+    q.add_argument("--misere", action="store_true",
+                   help="a position with no move is a win for the player to move")
+    q.add_argument("--computer-first", action="store_true",
+                   help="the computer moves first (default: you do)")
+    q.set_defaults(run=_cmd_play)
     return parser
 
 

@@ -45,7 +45,7 @@ import json
 import math
 import os
 import struct
-import tempfile
+import secrets
 import zipfile
 import zlib
 from collections.abc import Hashable, Mapping, Sequence
@@ -218,10 +218,12 @@ def save(obj: Any, path: str | os.PathLike[str]) -> None:
                          for name, a in arrays.items()},
               "data": data}
     text = json.dumps(header, allow_nan=False, separators=(",", ":")).encode()
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".grundy-", suffix=".npz.part", dir=folder)
+    # Beside the file (the rename must not cross file systems), created like
+    # any new file (so with the umask's permissions), never over another.
+    tmp = f"{path}.{os.getpid()}.{secrets.token_hex(4)}.part"
+    f = open(tmp, "xb")
     try:
-        with os.fdopen(fd, "wb") as f, \
+        with f, \
                 zipfile.ZipFile(f, "w", zipfile.ZIP_STORED, allowZip64=True) as zf:
             zf.writestr(HEADER, text)
             for name, arr in arrays.items():
