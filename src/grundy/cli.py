@@ -487,6 +487,14 @@ def _add_plot(parser: argparse.ArgumentParser, what: str) -> None:
                              f"needs matplotlib: pip install 'grundy[plot]')")
 
 
+def _add_play_options(parser: argparse.ArgumentParser, misere: str) -> None:
+    """The options of 'play nim', 'play octal' and 'play game'."""
+    parser.add_argument("--misere", action="store_true", help=misere)
+    parser.add_argument("--computer-first", action="store_true",
+                        help="the computer moves first (default: you do)")
+    parser.set_defaults(run=_cmd_play)
+
+
 def _add_max_memory(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-memory", type=_memory, default=None, metavar="SIZE",
                         help="refuse work needing more memory than SIZE, e.g. 512M or 4G "
@@ -629,11 +637,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "COUNT' to take COUNT stones from pile PILE (piles numbered from 1 as "
                     "shown), or a move's number.")
     q.add_argument("piles", metavar="PILE", nargs="+", help="pile sizes")
-    q.add_argument("--misere", action="store_true",
-                   help="misère play: whoever takes the last stone loses")
-    q.add_argument("--computer-first", action="store_true",
-                   help="the computer moves first (default: you do)")
-    q.set_defaults(run=_cmd_play)
+    _add_play_options(q, "misère play: whoever takes the last stone loses")
     q = games.add_parser(
         "octal", help="a take-and-break game on heaps of N",
         description="Play a take-and-break game (CODE as for 'grundy octal': 0.137, "
@@ -642,11 +646,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "B' for the heaps it becomes, or a move's number.")
     q.add_argument("code", metavar="CODE")
     q.add_argument("heaps", metavar="N", nargs="+", help="heap sizes")
-    q.add_argument("--misere", action="store_true",
-                   help="misère play: whoever makes the last move loses")
-    q.add_argument("--computer-first", action="store_true",
-                   help="the computer moves first (default: you do)")
-    q.set_defaults(run=_cmd_play)
+    _add_play_options(q, "misère play: whoever makes the last move loses")
     q = games.add_parser(
         "game", help="any game with start() and moves(position), from Python",
         description="Play the game MODULE:CLASS (imported with the current directory on "
@@ -655,11 +655,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "and render(position) -> str) or a grundy.BatchGame.  Moves are listed "
                     "as the positions they lead to.")
     q.add_argument("spec", metavar="MODULE:CLASS")
-    q.add_argument("--misere", action="store_true",
-                   help="a position with no move is a win for the player to move")
-    q.add_argument("--computer-first", action="store_true",
-                   help="the computer moves first (default: you do)")
-    q.set_defaults(run=_cmd_play)
+    _add_play_options(q, "a position with no move is a win for the player to move")
     return parser
 
 

@@ -311,32 +311,27 @@ class GameSolution(Solution):
                                          self._canonical, self._batch_canonical))
 
     def _saved(self) -> tuple[str, Any, dict[str, npt.NDArray[Any]]]:
-        from grundy.store import positions_data
+        from grundy.store import graph_data, positions_data
 
         batch = isinstance(self._positions, np.ndarray)
         names, arrays = positions_data(self._positions, self.n_positions)
-        arrays.update(indptr=self.graph.indptr, indices=self.graph.indices,
-                      outcome=self._outcome, remoteness=self._remoteness, move=self._move)
+        arrays.update(graph_data(self.graph)[1], outcome=self._outcome,
+                      remoteness=self._remoteness, move=self._move)
         return "game", {"positions": names, "batch": batch}, arrays
 
     @classmethod
     def _from_saved(cls, data: Any, arrays: dict[str, npt.NDArray[Any]]) -> GameSolution:
-        from grundy.store import in_range, is_mapped, need, positions_of
+        from grundy.store import positions_of, saved_graph, saved_solution
 
-        indptr = need(arrays, "indptr", np.int64)
-        n = len(indptr) - 1
-        graph = GameGraph._owned(indptr, need(arrays, "indices", np.int64))
+        graph = saved_graph(None, arrays)
+        n = graph.n_positions
         positions = positions_of(data["positions"], arrays, n)
         if positions is None:
             raise ValueError("a saved game lacks its positions")
         if isinstance(positions, np.ndarray) and data["batch"] is not True:
             positions = positions.tolist()       # a per-position game's int positions
         kept, index = _position_index(positions)
-        mapped = is_mapped(indptr)
-        outcome = in_range(need(arrays, "outcome", np.int8, n), "outcome", -1, 2, mapped)
-        remoteness = in_range(need(arrays, "remoteness", np.int64, n), "remoteness", -1,
-                              2 ** 63 - 1, mapped)
-        move = in_range(need(arrays, "move", np.int64, n), "move", -1, n - 1, mapped)
+        outcome, remoteness, move = saved_solution(arrays, n)
         self = cls.__new__(cls)
         self._setup(graph, kept, index, readonly(outcome), readonly(remoteness),
                     readonly(move), None, None)

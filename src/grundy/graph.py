@@ -1016,35 +1016,23 @@ class GraphSolution(Solution):
                                     self._move, self._start))
 
     def _saved(self) -> tuple[str, Any, dict[str, npt.NDArray[Any]]]:
-        from grundy.store import encode_positions, positions_data
+        from grundy.store import encode_positions, graph_data
 
-        g = self.graph
-        names, arrays = positions_data(None if g._index is None else g._positions,
-                                       g.n_positions)
+        names, arrays = graph_data(self.graph)
         start = None if self._start is None else encode_positions([self._start])
-        arrays.update(indptr=g.indptr, indices=g.indices, outcome=self._outcome,
-                      remoteness=self._remoteness, move=self._move)
+        arrays.update(outcome=self._outcome, remoteness=self._remoteness, move=self._move)
         return "graph", {"positions": names, "start": start}, arrays
 
     @classmethod
     def _from_saved(cls, data: Any, arrays: dict[str, npt.NDArray[Any]]) -> GraphSolution:
-        from grundy.store import decode_positions, in_range, is_mapped, need, positions_of
+        from grundy.store import decode_positions, saved_graph, saved_solution
 
-        indptr = need(arrays, "indptr", np.int64)
-        n = len(indptr) - 1
-        names = positions_of(data["positions"], arrays, n)
-        graph = GameGraph._owned(indptr, need(arrays, "indices", np.int64),
-                                 names.tolist() if isinstance(names, np.ndarray) else names)
-        mapped = is_mapped(indptr)
-        outcome = in_range(need(arrays, "outcome", np.int8, n), "outcome", -1, 2, mapped)
-        remoteness = in_range(need(arrays, "remoteness", np.int64, n), "remoteness", -1,
-                              INT64_MAX, mapped)
-        move = in_range(need(arrays, "move", np.int64, n), "move", -1, n - 1, mapped)
+        graph = saved_graph(data["positions"], arrays)
         start = data["start"]
         if start is not None:
             (start,) = decode_positions(start)
             graph.index(start)
-        return cls._owned(graph, outcome, remoteness, move, start)
+        return cls._owned(graph, *saved_solution(arrays, graph.n_positions), start)
 
     @property
     def outcome(self) -> npt.NDArray[np.int8]:

@@ -332,26 +332,19 @@ class LoopyValues:
         save(self, path)
 
     def _saved(self) -> tuple[str, Any, dict[str, npt.NDArray[Any]]]:
-        from grundy.store import positions_data
+        from grundy.store import graph_data
 
-        g = self.graph
-        names, arrays = positions_data(None if g._index is None else g._positions,
-                                       g.n_positions)
-        arrays.update(indptr=g.indptr, indices=g.indices, finite=self.finite)
+        names, arrays = graph_data(self.graph)
+        arrays["finite"] = self.finite
         return "loopy", {"positions": names, "stages": self.stages}, arrays
 
     @classmethod
     def _from_saved(cls, data: Any, arrays: dict[str, npt.NDArray[Any]]) -> LoopyValues:
-        from grundy.graph import GameGraph
-        from grundy.store import in_range, is_mapped, need, positions_of
+        from grundy.store import in_range, is_mapped, need, saved_graph
 
-        indptr = need(arrays, "indptr", np.int64)
-        n = len(indptr) - 1
-        names = positions_of(data["positions"], arrays, n)
-        graph = GameGraph._owned(indptr, need(arrays, "indices", np.int64),
-                                 names.tolist() if isinstance(names, np.ndarray) else names)
-        finite = in_range(need(arrays, "finite", np.int64, n), "finite", -1, 2 ** 63 - 1,
-                          is_mapped(indptr))
+        graph = saved_graph(data["positions"], arrays)
+        finite = need(arrays, "finite", np.int64, graph.n_positions)
+        in_range(finite, "finite", -1, 2 ** 63 - 1, is_mapped(finite))
         return cls._owned(graph, finite, check_count(data["stages"], "stages"))
 
     @property

@@ -200,6 +200,38 @@ def positions_of(data: Any, arrays: Mapping[str, npt.NDArray[Any]], n: int
     return names
 
 
+def graph_data(graph: Any) -> tuple[Any, dict[str, npt.NDArray[Any]]]:
+    """How a kind saves a GameGraph: ``(names data, arrays)``, the arrays
+    ``indptr`` and ``indices`` and, if needed, ``positions``."""
+    names, arrays = positions_data(None if graph._index is None else graph._positions,
+                                   graph.n_positions)
+    arrays.update(indptr=graph.indptr, indices=graph.indices)
+    return names, arrays
+
+
+def saved_graph(names: Any, arrays: Mapping[str, npt.NDArray[Any]]) -> Any:
+    """The GameGraph saved by :func:`graph_data` (its CSR checked; not copied)."""
+    from grundy.graph import GameGraph
+
+    indptr = need(arrays, "indptr", np.int64)
+    n = len(indptr) - 1
+    kept = positions_of(names, arrays, n)
+    return GameGraph._owned(indptr, need(arrays, "indices", np.int64),
+                            kept.tolist() if isinstance(kept, np.ndarray) else kept)
+
+
+def saved_solution(arrays: Mapping[str, npt.NDArray[Any]], n: int
+                   ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The ``outcome``, ``remoteness`` and ``move`` arrays of a saved solution
+    of n positions, their values checked (unless mapped)."""
+    outcome = need(arrays, "outcome", np.int8, n)
+    mapped = is_mapped(outcome)
+    return (in_range(outcome, "outcome", -1, 2, mapped),
+            in_range(need(arrays, "remoteness", np.int64, n), "remoteness", -1, 2 ** 63 - 1,
+                     mapped),
+            in_range(need(arrays, "move", np.int64, n), "move", -1, n - 1, mapped))
+
+
 # -- writing ------------------------------------------------------------------------
 
 def save(obj: Any, path: str | os.PathLike[str]) -> None:
