@@ -141,3 +141,33 @@ def test_import_grundy_does_not_import_tqdm():
         print("tqdm" in sys.modules)
         """)
     assert r.stdout.strip() == "False", r.stderr
+
+
+def test_a_solve_inside_a_callback_keeps_the_outer_reporting():
+    # The kernel's own calls (no throttle): as many with a solve inside the
+    # callback as without.
+    from grundy._core import retrograde
+    n = 300_000                       # a chain with shortcuts: every position decided
+    g = grundy.GameGraph.from_edges([(i, i + k) for i in range(n) for k in (1, 2)
+                                     if i + k < n], n=n)
+    small = grundy.GameGraph.from_edges([(0, 1)])
+
+    def kernel_calls(inner):
+        calls = []
+
+        def report(done, total):
+            calls.append(done)
+            if inner:
+                small.solve(progress=lambda d, t: None)
+
+        n = g.n_positions
+        retrograde.solve_graph(g.indptr, g.indices, np.zeros(n, np.int8), np.empty(n, np.int64),
+                               np.empty(n, np.int64), progress=report)
+        return len(calls)
+
+    plain = kernel_calls(False)
+    assert plain >= 3 and kernel_calls(True) == plain
+
+
+def test_numpy_bool_progress():
+    grundy.OctalGame("0.7").values(5, progress=np.False_)

@@ -211,10 +211,11 @@ def test_missing_file_and_folder(tmp_path):
 
 
 def test_load_refuses_beyond_max_memory(tmp_path):
-    police().save(tmp_path / "p.npz")
-    with pytest.raises(MemoryLimitError):
-        grundy.load(tmp_path / "p.npz", max_memory=100)
-    grundy.load(tmp_path / "p.npz", mmap=True, max_memory=100)    # mapping reads nothing
+    board = grundy.PoliceThief(["P" + "." * 18 + "T"] + ["." * 20] * 19)
+    board.solve().save(tmp_path / "p.npz")                    # 320,000 positions, 960 kB
+    with pytest.raises(MemoryLimitError, match="reading"):
+        grundy.load(tmp_path / "p.npz", max_memory=200_000)
+    grundy.load(tmp_path / "p.npz", mmap=True, max_memory=200_000)   # mapped: not read
 
 
 def test_bad_options(tmp_path):
@@ -328,7 +329,7 @@ def npy(arr):
     ("graph", set_key("version", value=2), r"newer grundy .*format version 2.*upgrade"),
     ("graph", set_key("version", value="1"), "format version '1'"),
     ("graph", set_key("kind", value="chess"), "unknown kind 'chess'"),
-    ("graph", set_key("kind", value="police"), "lacks .police_moves"),
+    ("graph", set_key("kind", value="police"), "lacks 'rows'"),
     ("graph", set_key("arrays", "outcome", "shape", value=[4]), r"outcome.npy holds int8\[5\]"),
     ("graph", set_key("arrays", "outcome", "dtype", value="<f8"), "not integers"),
     ("graph", set_key("arrays", "move", value=None), "entry for 'move'"),
@@ -336,10 +337,10 @@ def npy(arr):
     ("graph", set_key("data", "start", value=[99]), "99"),
     ("graph-named", set_key("data", "positions", value=["a"] * 8), "distinct"),
     ("graph-named", set_key("data", "positions", value=[{"x": 1}] * 8), "not one the format"),
-    ("police", set_key("data", "rows", value=["P.T"]), "entries|int8"),
+    ("police", set_key("data", "rows", value=["P.T"]), "3 free cells has 18 positions"),
     ("police", set_key("data", "passing", value="yes"), "passing"),
     ("octal", set_key("data", "rules", value=[[1], [], [], []]), "not those of its code"),
-    ("octal", set_key("data", "period", value=[0, 3, 10 ** 6]), "beyond"),
+    ("octal", set_key("data", "period", value=[0, 3, 10 ** 6]), "is not proved"),
     ("octal", set_key("data", "class", value="os.system"), "unknown game class"),
 ])
 def test_edited_header_is_refused(kind, edit, match, tmp_path):
@@ -427,3 +428,166 @@ def test_saving_is_atomic_when_interrupted(tmp_path, monkeypatch):
         police().save(path)
     assert path.read_bytes() == before
     assert os.listdir(tmp_path) == ["p.npz"]
+
+
+# -- found by a hostile review --------------------------------------------------------
+
+def test_mapped_load_reads_the_file_it_checked(tmp_path, monkeypatch):
+    # A save to the same path in the middle of a mapped load (an atomic
+    # rename) must not mix the two files: the arrays come from the file opened.
+    import grundy.store as store
+    path = tmp_path / "s.npz"
+    first = SOLUTIONS["graph"]()
+    first.save(path)
+    other = grundy.GameGraph.from_edges([(0, 1), (1, 2), (2, 3), (3, 4), (4, 0)]).solve()
+    real = store._npy_header
+    swapped = []
+
+    def swap_then_read(*args, **kwargs):
+        if not swapped:
+            other.save(path)
+            swapped.append(True)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(store, "_npy_header", swap_then_read)
+    back = grundy.load(path, mmap=True)
+    assert swapped and fingerprint(back) == fingerprint(first)
+
+
+def test_header_is_counted_against_max_memory(tmp_path):
+    names = [f"position-{i:08d}" for i in range(20_000)]
+    sol = grundy.GameGraph(np.zeros(20_001, np.int64), [], positions=names).solve()
+    sol.save(tmp_path / "n.npz")
+    with pytest.raises(MemoryLimitError, match="header"):
+        grundy.load(tmp_path / "n.npz", max_memory=100_000)
+    with pytest.raises(MemoryLimitError, match="header"):
+        grundy.load(tmp_path / "n.npz", mmap=True, max_memory=100_000)
+
+
+def test_compressed_header_is_refused(tmp_path):
+    path = tmp_path / "c.npz"
+    SOLUTIONS["graph"]().save(path)
+    with zipfile.ZipFile(path) as z:
+        members = {name: z.read(name) for name in z.namelist()}
+    with zipfile.ZipFile(path, "w") as z:
+        for name, data in members.items():
+            z.writestr(name, data, zipfile.ZIP_DEFLATED if name == "header.json"
+                       else zipfile.ZIP_STORED)
+    with pytest.raises(FileFormatError, match="header.json is compressed"):
+        grundy.load(path)
+
+
+def test_police_board_must_fit_the_arrays_before_it_is_built(tmp_path):
+    path = tmp_path / "p.npz"
+    police().save(path)
+    rewrite(path, set_key("data", "rows", value=["P" + "." * 3000 + "T"] * 3000))
+    with pytest.raises(FileFormatError, match="free cells has .* positions, the file holds"):
+        grundy.load(path)
+
+
+@pytest.mark.parametrize("special", ["fifo", "/dev/zero"])
+def test_special_files_are_refused_at_once(special, tmp_path):
+    if special == "fifo":
+        special = str(tmp_path / "fifo")
+        os.mkfifo(special)
+    elif not os.path.exists(special):
+        pytest.skip(f"no {special} here")
+    code = f"import grundy\ntry:\n    grundy.load({special!r})\nexcept grundy.FileFormatError as e:\n    print(e)\n"
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert "not a regular file" in r.stdout, r.stderr
+
+
+def test_deep_nesting(tmp_path):
+    deep = 0
+    for _ in range(5000):
+        deep = (deep,)
+    sol = grundy.GameGraph([0, 0], [], positions=[deep]).solve()
+    with pytest.raises(TypeError, match="nested this deeply"):
+        sol.save(tmp_path / "d.npz")
+    path = tmp_path / "h.npz"
+    graph_named().save(path)
+    rewrite(path, set_key("data", "positions", value="DEEP"),
+            edit_members=lambda m: m.update({"header.json": m["header.json"].replace(
+                b'"DEEP"', b"[" * 5000 + b"]" * 5000)}))
+    with pytest.raises(FileFormatError, match="nested too deeply|not one the format"):
+        grundy.load(path)
+
+
+@pytest.mark.parametrize("period", [[0, 5, 10], [0, 0, 0], [71, 12, 200], [70, 12, 167]])
+def test_a_saved_period_is_proved_again(period, tmp_path):
+    path = tmp_path / "k.npz"
+    game = grundy.OctalGame("0.77")
+    game.values(300)
+    game.periodicity()
+    game.save(path)
+    rewrite(path, set_key("data", "period", value=period))
+    with pytest.raises(FileFormatError, match="is not proved by the 301 saved values"):
+        grundy.load(path)
+
+
+def test_mapped_values_are_range_checked_when_verified(tmp_path):
+    path = tmp_path / "m.npz"
+    SOLUTIONS["graph"]().save(path)
+    rewrite(path, edit_members=lambda m: m.update({"move.npy": npy(np.array([1, 2, 3, -7, 4]))}))
+    with pytest.raises(FileFormatError, match=r"move\[3\] = -7"):
+        grundy.load(path, mmap=True)
+    assert grundy.load(path, mmap=True, verify=False).move[3] == -7     # documented
+
+
+@pytest.mark.parametrize("max_memory, exc", [(-1, ValueError), (True, TypeError),
+                                             ("lots", TypeError)])
+def test_bad_max_memory_is_the_callers_error(max_memory, exc, tmp_path):
+    SOLUTIONS["graph"]().save(tmp_path / "g.npz")
+    with pytest.raises(exc, match="max_memory") as info:
+        grundy.load(tmp_path / "g.npz", max_memory=max_memory)
+    assert not isinstance(info.value, FileFormatError)
+
+
+def test_long_names_permissions_and_links(tmp_path):
+    sol = SOLUTIONS["graph"]()
+    long = tmp_path / ("x" * 240 + ".npz")
+    sol.save(long)
+    assert_same(sol, grundy.load(long))
+    private = tmp_path / "private.npz"
+    sol.save(private)
+    os.chmod(private, 0o600)
+    sol.save(private)
+    assert os.stat(private).st_mode & 0o777 == 0o600
+    target, link = tmp_path / "target.npz", tmp_path / "link.npz"
+    sol.save(target)
+    os.symlink(target, link)
+    police().save(link)
+    assert os.path.islink(link)
+    assert isinstance(grundy.load(target), grundy.PoliceThiefSolution)
+    assert sorted(os.listdir(tmp_path)) == sorted([long.name, "private.npz", "target.npz",
+                                                   "link.npz"])
+
+
+def test_duplicate_members_and_json_constants(tmp_path):
+    path = tmp_path / "d.npz"
+    SOLUTIONS["graph"]().save(path)
+    with zipfile.ZipFile(path, "a") as z:
+        import warnings
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            z.writestr("move.npy", npy(np.array([1, 2, 3, -1, 4])))
+    with pytest.raises(FileFormatError, match="appears twice"):
+        grundy.load(path)
+    path = tmp_path / "n.npz"
+    graph_named().save(path)
+    with zipfile.ZipFile(path) as z:
+        members = {name: z.read(name) for name in z.namelist()}
+    members["header.json"] = members["header.json"].replace(b'"a"', b"NaN", 1)
+    with zipfile.ZipFile(path, "w") as z:
+        for name, data in members.items():
+            z.writestr(name, data)
+    with pytest.raises(FileFormatError, match="NaN, which grundy never writes"):
+        grundy.load(path)
+
+
+def test_numpy_bool_names_save(tmp_path):
+    sol = grundy.GameGraph([0, 1, 1], [1], positions=[np.True_, np.False_]).solve()
+    sol.save(tmp_path / "b.npz")
+    assert list(grundy.load(tmp_path / "b.npz").positions) == [True, False]

@@ -14,6 +14,8 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any, Union
 
+import numpy as np
+
 from grundy._common import shorten
 
 Progress = Union[bool, Callable[[int, int], object], None]
@@ -28,6 +30,8 @@ def check_progress(progress: object) -> Progress:
     """``progress`` if it is None, a bool or a callable; TypeError otherwise."""
     if progress is None or isinstance(progress, bool) or callable(progress):
         return progress
+    if isinstance(progress, np.bool_):
+        return bool(progress)
     raise TypeError(f"progress must be True, False, None or a callable "
                     f"progress(done, total), got {shorten(progress)}")
 
@@ -37,8 +41,9 @@ def reporting(progress: object, what: str, unit: str = "positions"
               ) -> Iterator[Report | None]:
     """The report function of one piece of work (None: nobody listens).
 
-    A bar is closed (and a callback told the final count, if it changed
-    since its last call) when the work ends, however it ends.
+    A bar is closed when the work ends, however it ends; a callback is
+    told the final count (if it changed since its last call) when the work
+    completes.
     """
     progress = check_progress(progress)
     if progress is None or progress is False:

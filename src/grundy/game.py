@@ -255,7 +255,9 @@ class GameSolution(Solution):
     Positions are the game's own (canonical ones when the game has
     ``canonical``: ``sol[p]`` accepts any position and answers for its
     representative).  Positions are numbered in the order the exploration
-    found them, the start first.  Made by :func:`solve_game`.
+    found them, the start first.  Made by :func:`solve_game`.  A solution
+    read back by :func:`grundy.load` no longer has the game's code: ask it
+    about representatives, ``sol[game.canonical(p)]``.
 
     Parameters
     ----------

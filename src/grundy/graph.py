@@ -959,7 +959,7 @@ class GraphSolution(Solution):
     graph : GameGraph
         The graph solved (kept as the attribute ``graph``).
     outcome, remoteness, move : array_like of int
-        By position number: outcomes (-1..1), remoteness (-1 or more) and
+        By position number: outcomes (-1..2), remoteness (-1 or more) and
         move (-1..n-1); copied as int8, int64 and int64.
     start : position, optional
         The position the game starts from, if it has one.
@@ -990,7 +990,7 @@ class GraphSolution(Solution):
         n = graph.n_positions
         if start is not None:
             graph.index(start)
-        self._setup(graph, checked_array(outcome, "outcome", np.int8, n, -1, 1),
+        self._setup(graph, checked_array(outcome, "outcome", np.int8, n, -1, 2),
                     checked_array(remoteness, "remoteness", np.int64, n, -1, INT64_MAX),
                     checked_array(move, "move", np.int64, n, -1, n - 1), start)
 

@@ -340,11 +340,10 @@ class LoopyValues:
 
     @classmethod
     def _from_saved(cls, data: Any, arrays: dict[str, npt.NDArray[Any]]) -> LoopyValues:
-        from grundy.store import in_range, is_mapped, need, saved_graph
+        from grundy.store import need, saved_graph
 
         graph = saved_graph(data["positions"], arrays)
-        finite = need(arrays, "finite", np.int64, graph.n_positions)
-        in_range(finite, "finite", -1, 2 ** 63 - 1, is_mapped(finite))
+        finite = need(arrays, "finite", np.int64, graph.n_positions, -1, 2 ** 63 - 1)
         return cls._owned(graph, finite, check_count(data["stages"], "stages"))
 
     @property

@@ -446,8 +446,7 @@ class TakeAndBreakGame:
             data = {"class": kind if kind in _SAVED_CLASSES else "TakeAndBreakGame",
                     "name": self.name, "rules": [r.tolist() for r in self._rules],
                     "unequal": self._unequal,
-                    "period": None if self._period is None else list(self._period),
-                    "searched_to": self._searched_to}
+                    "period": None if self._period is None else list(self._period)}
             return "take-and-break", data, {"values": self._G[:self._n].copy()}
 
     @classmethod
@@ -471,18 +470,29 @@ class TakeAndBreakGame:
         if [r.tolist() for r in game._rules] != rules or game._unequal != data["unequal"]:
             raise ValueError(f"the saved rules of {shorten(name)} are not those of its code")
         values = need(arrays, "values", np.uint32)
-        period, searched = data["period"], data["searched_to"]
+        period = data["period"]
         if period is not None:
+            if not (isinstance(period, list) and len(period) == 3):
+                raise ValueError(f"the period is {shorten(period)}, not [preperiod, period, "
+                                 f"proved_at]")
             period = Periodicity(*(check_count(x, "period") for x in period))
-            if period.proved_at > len(values):
-                raise ValueError(f"the period is proved at {period.proved_at}, beyond the "
-                                 f"{len(values)} saved values")
+            game._check_period(period, values)
         game._G = np.zeros(max(1024, len(values)), dtype=np.uint32)
         game._G[:len(values)] = values
         game._n = len(values)
         game._period = period
-        game._searched_to = min(check_int(searched, "searched_to", -1), len(values))
         return game
+
+    def _check_period(self, period: Periodicity, values: npt.NDArray[np.uint32]) -> None:
+        """ValueError unless the periodicity theorem proves ``period`` from
+        ``values`` (the range find_period checks, in one pass)."""
+        e, p, proved = period
+        heaps, extra = self.max_heaps, 1 if self._unequal else 0
+        end = max(heaps * e + (heaps - 1 + extra) * p + self.max_take, e + 1)
+        if p < 1 or proved != end - 1 + p or proved >= len(values) or \
+                not np.array_equal(values[e:end], values[e + p:end + p]):
+            raise ValueError(f"the saved period {tuple(period)} is not proved by the "
+                             f"{len(values):,} saved values")
 
     # -- periodicity ------------------------------------------------------------
 

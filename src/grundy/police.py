@@ -697,19 +697,25 @@ class PoliceThiefSolution(SourceSolution):
     @classmethod
     def _from_saved(cls, data: Any, arrays: dict[str, npt.NDArray[Any]]
                     ) -> PoliceThiefSolution:
-        from grundy.store import in_range, is_mapped, need
+        from grundy.store import need
 
+        rows, outcome = data["rows"], need(arrays, "outcome", np.int8)
+        if not (isinstance(rows, list) and all(isinstance(r, str) for r in rows)):
+            raise ValueError(f"the board's rows are {shorten(rows)}, not strings")
+        # The board must fit the arrays before its tables are built.
+        free = sum(len(r) - r.count("*") for r in rows)
+        if 2 * free * free != len(outcome):
+            raise ValueError(f"a board of {free:,} free cells has {2 * free * free:,} "
+                             f"positions, the file holds {len(outcome):,}")
         steps = {k: [tuple(d) if isinstance(d, list) else d for d in data[k]]
                  for k in ("police_moves", "thief_moves")}
-        board = PoliceThief(data["rows"], passing=data["passing"], **steps)
+        board = PoliceThief(rows, passing=data["passing"], **steps)
         n = board.n_positions
-        outcome = need(arrays, "outcome", np.int8, n)
+        need(arrays, "outcome", np.int8, n, -1, 1)
         rem = arrays.get("remoteness")
         if rem is None or rem.dtype not in (np.uint16, np.int32):
             raise ValueError("the remoteness array is missing or not uint16/int32")
-        mapped = is_mapped(outcome)
-        in_range(outcome, "outcome", -1, 2, mapped)
-        in_range(need(arrays, "remoteness", rem.dtype, n), "remoteness", 0, 2 ** 31 - 1, mapped)
+        need(arrays, "remoteness", rem.dtype, n, 0, 2 ** 31 - 1)
         return cls._of_board(board, outcome, rem, None)
 
     @property

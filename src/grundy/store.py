@@ -25,8 +25,11 @@ strings, bools, None, floats, bytes, and tuples, frozensets and
 Every damaged file is refused with :class:`FileFormatError` naming the file
 and the problem: truncated, a flipped byte (each member carries a CRC-32,
 checked when read; with ``mmap=True`` it is checked by a streaming pass
-unless ``verify=False``), an edited header, a file that is not a grundy
-file, or one written by a newer format version.
+unless ``verify=False``), a header that does not fit the arrays, a file that
+is not a grundy file, or one written by a newer format version.  An edit
+made with its CRC recomputed is caught where the file can be checked against
+itself: array shapes and value ranges, a graph's structure, a board against
+its arrays, a period against the values that prove it.
 
 Examples
 --------
@@ -44,8 +47,10 @@ import io
 import json
 import math
 import os
-import struct
+import errno
 import secrets
+import stat
+import struct
 import zipfile
 import zlib
 from collections.abc import Hashable, Mapping, Sequence
@@ -61,7 +66,9 @@ __all__ = ["load", "FileFormatError"]
 FORMAT = "grundy"
 VERSION = 1
 HEADER = "header.json"
-_MAX_HEADER = 1 << 30               # a header.json beyond this is not ours
+# Bytes of memory per byte of header.json once parsed (position names as
+# Python objects): the header is counted against max_memory before it is read.
+_HEADER_EXPANSION = 32
 _CHUNK = 1 << 24                    # bytes per step of the CRC check
 
 # Kind -> "module:class" whose ``_from_saved(data, arrays)`` rebuilds it.
@@ -121,6 +128,8 @@ def encode_positions(positions: Sequence[Hashable]) -> list[Any]:
     def enc(p: Any) -> Any:
         if p is None or isinstance(p, (bool, str)):
             return p
+        if isinstance(p, np.bool_):
+            return bool(p)
         if isinstance(p, (int, np.integer)):
             return int(p)
         if isinstance(p, (float, np.floating)):
@@ -139,7 +148,11 @@ def encode_positions(positions: Sequence[Hashable]) -> list[Any]:
                         f"positions are ints, strings, bools, None, floats, bytes, and "
                         f"tuples, frozensets and Sums of them")
 
-    return [enc(p) for p in positions]
+    try:
+        return [enc(p) for p in positions]
+    except RecursionError:
+        raise TypeError("cannot save a position nested this deeply (tuples within tuples "
+                        "beyond Python's recursion limit)") from None
 
 
 def decode_positions(values: Any) -> list[Hashable]:
@@ -223,13 +236,10 @@ def saved_graph(names: Any, arrays: Mapping[str, npt.NDArray[Any]]) -> Any:
 def saved_solution(arrays: Mapping[str, npt.NDArray[Any]], n: int
                    ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """The ``outcome``, ``remoteness`` and ``move`` arrays of a saved solution
-    of n positions, their values checked (unless mapped)."""
-    outcome = need(arrays, "outcome", np.int8, n)
-    mapped = is_mapped(outcome)
-    return (in_range(outcome, "outcome", -1, 2, mapped),
-            in_range(need(arrays, "remoteness", np.int64, n), "remoteness", -1, 2 ** 63 - 1,
-                     mapped),
-            in_range(need(arrays, "move", np.int64, n), "move", -1, n - 1, mapped))
+    of n positions, their values checked."""
+    return (need(arrays, "outcome", np.int8, n, -1, 2),
+            need(arrays, "remoteness", np.int64, n, -1, 2 ** 63 - 1),
+            need(arrays, "move", np.int64, n, -1, n - 1))
 
 
 # -- writing ------------------------------------------------------------------------
@@ -242,7 +252,9 @@ def save(obj: Any, path: str | os.PathLike[str]) -> None:
     """
     from grundy import __version__
 
-    path = _check_path(path)
+    # Through a symbolic link to its target; errors name the path given.
+    given = _check_path(path)
+    path = os.path.realpath(given)
     kind, data, arrays = obj._saved()
     header = {"format": FORMAT, "version": VERSION, "kind": kind,
               "library": f"grundy {__version__}",
@@ -250,10 +262,18 @@ def save(obj: Any, path: str | os.PathLike[str]) -> None:
                          for name, a in arrays.items()},
               "data": data}
     text = json.dumps(header, allow_nan=False, separators=(",", ":")).encode()
-    # Beside the file (the rename must not cross file systems), created like
-    # any new file (so with the umask's permissions), never over another.
-    tmp = f"{path}.{os.getpid()}.{secrets.token_hex(4)}.part"
-    f = open(tmp, "xb")
+    # Beside the file (the rename must not cross file systems), under a
+    # short name of its own, created like any new file (the umask's
+    # permissions), never over another; a file replaced keeps its permissions.
+    tmp = os.path.join(os.path.dirname(path), f".grundy-{secrets.token_hex(6)}.part")
+    try:
+        f = open(tmp, "xb")
+        try:
+            os.chmod(tmp, stat.S_IMODE(os.stat(path).st_mode))
+        except FileNotFoundError:
+            pass
+    except OSError as exc:
+        raise type(exc)(exc.errno, f"cannot write beside {given!r}: {exc.strerror}") from None
     try:
         with f, \
                 zipfile.ZipFile(f, "w", zipfile.ZIP_STORED, allowZip64=True) as zf:
@@ -295,13 +315,19 @@ def load(path: str | os.PathLike[str], *, mmap: bool = False, verify: bool = Tru
     mmap : bool, default False
         Map the arrays read-only from the file instead of reading them:
         a solution larger than memory answers queries from the pages it
-        touches.  (A take-and-break game's values, which grow in place, and
-        a loopy solution's derived arrays are always in memory.)
+        touches.  Position names (looked up in a hash table), a
+        take-and-break game's values (which grow in place) and a loopy
+        solution's derived arrays are read into memory all the same, and
+        a graph's structure is checked by one pass over it.  Replacing the
+        file by a new one (``save``, ``mv``) is safe while it is mapped;
+        overwriting it in place (``cp``, ``numpy.savez``) is not: the
+        process then dies of SIGBUS at its next read.
     verify : bool, default True
-        With ``mmap=True``: check every member's CRC-32 in one streaming
-        pass first (reads the file once, keeps none of it).  ``False``
-        opens at once but then does not notice a flipped byte inside the
-        arrays.  Without ``mmap`` the check is always made.
+        With ``mmap=True``: check every member's CRC-32 and every value's
+        range in one streaming pass first (reads the file once, keeps none
+        of it).  ``False`` opens at once, but a damaged byte inside the
+        arrays then goes unnoticed (a wrong answer, or an error at query
+        time).  Without ``mmap`` the checks are always made.
     max_memory : int, optional
         Bytes the arrays read into memory may take (default: the memory
         available); a larger file is refused before it is read.
@@ -335,18 +361,35 @@ def load(path: str | os.PathLike[str], *, mmap: bool = False, verify: bool = Tru
     path = _check_path(path)
     mmap = check_bool(mmap, "mmap")
     verify = check_bool(verify, "verify")
-    with open(path, "rb") as f:                  # OSError (missing file...) as it is
-        size = os.fstat(f.fileno()).st_size
+    check_memory(0, max_memory, "loading")           # a bad max_memory is the caller's
+    # Opened without blocking (a FIFO would wait for a writer) and looked at
+    # before anything is read (/dev/zero never ends); OSError (a missing
+    # file...) as it is.
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode):
+        os.close(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise IsADirectoryError(errno.EISDIR, "Is a directory", path)
+        raise FileFormatError(path, "not a saved grundy solution (not a regular file)")
+    with os.fdopen(fd, "rb") as f:
         try:
-            header, arrays = _read(f, path, size, mmap, verify, max_memory)
+            header, arrays = _read(f, path, st.st_size, mmap, verify, max_memory)
             module, _, cls = _KINDS[header["kind"]].partition(":")
             target = getattr(importlib.import_module(module), cls)
             return target._from_saved(header["data"], arrays)
         except FileFormatError:
             raise
+        except OSError as exc:
+            if exc.errno == errno.ENOMEM:
+                raise MemoryError(f"{path}: cannot map the file: out of address space "
+                                  f"(load it without mmap, or raise the limit)") from None
+            if exc.errno != errno.EINVAL:       # EINVAL: a seek to a damaged offset
+                raise
+            raise FileFormatError(path, _problem(exc)) from None
         except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, TypeError, KeyError,
                 EOFError, struct.error, NotImplementedError, OverflowError, zlib.error,
-                UnicodeDecodeError, IndexError, OSError) as exc:
+                UnicodeDecodeError, IndexError, RecursionError) as exc:
             raise FileFormatError(path, _problem(exc)) from None
 
 
@@ -356,24 +399,32 @@ def _problem(exc: BaseException) -> str:
         return f"damaged or truncated ({text})"
     if isinstance(exc, KeyError):
         return f"damaged: the header or archive lacks {text}"
+    if isinstance(exc, RecursionError):
+        return "damaged: the header is nested too deeply"
     return f"damaged: {text}"
 
 
 def _read(f: Any, path: str, size: int, mmap: bool, verify: bool, max_memory: int | None
-          ) -> tuple[dict[str, Any], dict[str, npt.NDArray[Any]]]:
+          ) -> tuple[dict[str, Any], Saved]:
     """The checked header and the arrays of an open file."""
     if not zipfile.is_zipfile(f):
         raise FileFormatError(path, "not a saved grundy solution (not a zip/npz archive)")
     f.seek(0)
     zf = zipfile.ZipFile(f)
     members = {info.filename: info for info in zf.infolist()}
+    if len(members) != len(zf.infolist()):
+        raise FileFormatError(path, "damaged: a member appears twice in the archive")
     if HEADER not in members:
         raise FileFormatError(path, f"not a saved grundy solution (an archive without "
                                     f"{HEADER}; a plain numpy .npz?)")
     info = members[HEADER]
-    if info.file_size > _MAX_HEADER:
-        raise FileFormatError(path, f"damaged: {HEADER} claims {info.file_size:,} bytes")
-    header = _check_header(path, json.loads(_member(zf, info, path).decode("utf-8")))
+    if info.compress_type != zipfile.ZIP_STORED or info.file_size != info.compress_size:
+        raise FileFormatError(path, f"damaged: {HEADER} is compressed (grundy stores it "
+                                    f"as it is)")
+    check_memory(_HEADER_EXPANSION * info.file_size, max_memory,
+                 f"reading the header of {shorten(path)} ({info.file_size:,} bytes)")
+    header = _check_header(path, json.loads(_member(zf, info, path).decode("utf-8"),
+                                            parse_constant=_no_constant))
     specs = header["arrays"]
     needed = 0
     for name, spec in specs.items():
@@ -386,7 +437,8 @@ def _read(f: Any, path: str, size: int, mmap: bool, verify: bool, max_memory: in
         needed += member.file_size
     if not mmap:
         check_memory(needed, max_memory, f"reading {shorten(path)}")
-    arrays = {}
+    arrays = Saved()
+    arrays.check_values = verify or not mmap
     for name, spec in specs.items():
         member = members[name + ".npy"]
         if mmap:
@@ -394,6 +446,10 @@ def _read(f: Any, path: str, size: int, mmap: bool, verify: bool, max_memory: in
         else:
             arrays[name] = _in_memory(_member(zf, member, path), path, member.filename, spec)
     return header, arrays
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"the header holds {name}, which grundy never writes")
 
 
 def _member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, path: str) -> bytes:
@@ -412,7 +468,8 @@ def _check_header(path: str, header: Any) -> dict[str, Any]:
     if type(version) is not int or version < 1:
         raise FileFormatError(path, f"damaged: format version {shorten(version)}")
     if version > VERSION:
-        raise FileFormatError(path, f"written by a newer grundy ({header.get('library')}, "
+        raise FileFormatError(path, f"written by a newer grundy "
+                                    f"({header.get('library', 'of an unknown version')}, "
                                     f"format version {version}); this grundy reads format "
                                     f"version {VERSION}: upgrade grundy to read it")
     kind = header.get("kind")
@@ -420,7 +477,7 @@ def _check_header(path: str, header: Any) -> dict[str, Any]:
         raise FileFormatError(path, f"damaged: unknown kind {shorten(kind)} (known: "
                                     f"{', '.join(_KINDS)})")
     specs = header.get("arrays")
-    if not isinstance(specs, dict) or "data" not in header:
+    if not isinstance(specs, dict) or not isinstance(header.get("data"), dict):
         raise FileFormatError(path, "damaged: the header lacks its arrays or data")
     for name, spec in specs.items():
         ok = (isinstance(spec, dict) and isinstance(spec.get("dtype"), str)
@@ -448,7 +505,9 @@ def _npy_header(f: Any, path: str, name: str, spec: Mapping[str, Any]
         shape, fortran, dtype = np.lib.format.read_array_header_2_0(f)
     else:
         raise FileFormatError(path, f"damaged: {name} is .npy version {version}")
-    if fortran or dtype != np.dtype(spec["dtype"]) or list(shape) != spec["shape"]:
+    if fortran:
+        raise FileFormatError(path, f"damaged: {name} is in Fortran order")
+    if dtype != np.dtype(spec["dtype"]) or list(shape) != spec["shape"]:
         raise FileFormatError(path, f"damaged: {name} holds {dtype}{list(shape)}, the header "
                                     f"says {spec['dtype']}{spec['shape']}")
     return dtype, shape
@@ -503,34 +562,34 @@ def _mapped(f: Any, path: str, size: int, member: zipfile.ZipInfo, spec: Mapping
                                     f"of data for {count:,} values of {dtype}")
     if count == 0:
         return np.zeros(shape, dtype=dtype)
-    return np.memmap(path, dtype=dtype, mode="r", offset=offset, shape=shape)
+    # From the file opened and checked, not its name: a save to the same path
+    # meanwhile (a rename) cannot mix two files' arrays.
+    return np.memmap(f, dtype=dtype, mode="r", offset=offset, shape=shape)
 
 
-def need(arrays: Mapping[str, npt.NDArray[Any]], name: str, dtype: Any, n: int | None = None
-         ) -> npt.NDArray[Any]:
-    """A saved array by name, of the dtype (and length) its kind writes."""
+class Saved(dict[str, npt.NDArray[Any]]):
+    """The arrays of a file by name, and whether their values are checked:
+    always, except for arrays mapped with ``verify=False`` (checking reads
+    every byte, which is what that option avoids)."""
+
+    check_values = True
+
+
+def need(arrays: Mapping[str, npt.NDArray[Any]], name: str, dtype: Any, n: int | None = None,
+         low: int | None = None, high: int | None = None) -> npt.NDArray[Any]:
+    """A saved array by name, of the dtype (and length) its kind writes, its
+    values in ``low..high`` (checked in slices: no temporaries of its size)."""
     arr = arrays.get(name)
     if arr is None:
         raise ValueError(f"the array {name!r} is missing")
     if arr.dtype != np.dtype(dtype) or arr.ndim != 1 or (n is not None and len(arr) != n):
         raise ValueError(f"the array {name!r} is {arr.dtype}{list(arr.shape)}, expected "
                          f"{np.dtype(dtype)}[{'n' if n is None else n}]")
+    if low is not None and high is not None and getattr(arrays, "check_values", True):
+        step = 1 << 24
+        for start in range(0, len(arr), step):
+            part = arr[start:start + step]
+            if int(part.min()) < low or int(part.max()) > high:
+                bad = start + int(np.flatnonzero((part < low) | (part > high))[0])
+                raise ValueError(f"{name}[{bad}] = {int(arr[bad])}: expected {low}..{high}")
     return arr
-
-
-def in_range(arr: npt.NDArray[Any], name: str, low: int, high: int, mapped: bool
-             ) -> npt.NDArray[Any]:
-    """``arr`` after checking its values lie in low..high (skipped for a
-    mapped array: reading it all is what mapping avoids; its CRC was checked)."""
-    if not mapped and arr.size:
-        lo, hi = int(arr.min()), int(arr.max())
-        if lo < low or hi > high:
-            bad = int(np.flatnonzero((arr < low) | (arr > high))[0])
-            raise ValueError(f"{name}[{bad}] = {int(arr[bad])}: expected {low}..{high}")
-    return arr
-
-
-def is_mapped(arr: npt.NDArray[Any]) -> bool:
-    """Whether an array was mapped from the file (``load(..., mmap=True)``)."""
-    return isinstance(arr, np.memmap) or isinstance(getattr(arr, "base", None), np.memmap)
-

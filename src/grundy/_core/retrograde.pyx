@@ -476,12 +476,13 @@ def solve_graph(const int64_t[::1] indptr, const int64_t[::1] indices,
     given, is called every few milliseconds of the main pass (done: states
     decided so far); an exception it raises stops the pass and propagates.
     """
+    outer = getattr(_local, "progress", None)     # a solve inside a callback
     _local.progress = progress
     try:
         return _solve_graph(indptr, indices, outcome, remoteness, move, misere,
                             max_queue_bytes)
     finally:
-        _local.progress = None
+        _local.progress = outer
 
 
 def _solve_graph(const int64_t[::1] indptr, const int64_t[::1] indices,
@@ -596,11 +597,12 @@ def solve_source(MoveSource src, uint8_t[::1] state, rem_t[::1] remoteness,
     memory runs out, KeyboardInterrupt on Ctrl-C.  ``progress(done,
     total)``: as in :func:`solve_graph`.
     """
+    outer = getattr(_local, "progress", None)     # a solve inside a callback
     _local.progress = progress
     try:
         return _solve_source(src, state, remoteness, misere, max_queue_bytes)
     finally:
-        _local.progress = None
+        _local.progress = outer
 
 
 def _solve_source(MoveSource src, uint8_t[::1] state, rem_t[::1] remoteness,
