@@ -56,13 +56,14 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import functools
 import importlib
 import importlib.util
 import os
 import re
 import sys
 import textwrap
-from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Literal, NamedTuple, TextIO
 
 import numpy as np
@@ -131,7 +132,10 @@ class Face:
 
     The base class serves any game whose moves a subclass lists: positions
     are drawn with ``str()``, moves are typed by their number or their
-    name.  Subclasses override what their game needs.
+    name.  Subclasses override what their game needs; the methods below
+    state the contract once, and an override's docstring says only what it
+    does differently.  The session catches only the :class:`MoveError` of
+    :meth:`parse`: any other exception from a face ends :func:`play` with it.
 
     Attributes
     ----------
@@ -166,12 +170,8 @@ class Face:
         Returns
         -------
         object
-            The position to look up in the solution.
-
-        Raises
-        ------
-        Exception
-            Whatever the face's translation raises.
+            The position to look up in the solution (a face may show
+            positions in another form than the solution keeps them).
 
         Examples
         --------
@@ -181,7 +181,7 @@ class Face:
         return position
 
     def render(self, position: Any) -> str:
-        """The picture of a position (lines of at most 78 columns).
+        """The picture of a position (default: ``str(position)``).
 
         Parameters
         ----------
@@ -191,11 +191,7 @@ class Face:
         Returns
         -------
         str
-
-        Raises
-        ------
-        Exception
-            Whatever drawing the position raises.
+            Lines of at most 78 columns, shown between blank lines.
 
         Examples
         --------
@@ -216,6 +212,9 @@ class Face:
         Returns
         -------
         list of Move
+            Each legal move once, with distinct names: the session numbers
+            them from 1 in this order, and the computer plays the first one
+            that leads to the position the solution's best move leads to.
 
         Raises
         ------
@@ -274,11 +273,7 @@ class Face:
         Returns
         -------
         str or None
-
-        Raises
-        ------
-        Exception
-            Whatever reading the position raises.
+            Shown after who moves, as in ``You (thief)``.
 
         Examples
         --------
@@ -300,11 +295,7 @@ class Face:
         Returns
         -------
         str
-
-        Raises
-        ------
-        Exception
-            Whatever reading the position raises.
+            A sentence, such as ``"The thief escapes."``.
 
         Examples
         --------
@@ -454,8 +445,7 @@ def _as_table(game: Any) -> Table:
             raise TypeError(f"play() needs a start: this {type(game).__name__} has none; "
                             f"give a Table(solution, face, start)")
         return Table(game, GraphFace(game), game.start)
-    if isinstance(game, BatchGame) or (callable(getattr(game, "start", None)) and
-                                       callable(getattr(game, "moves", None))):
+    if isinstance(game, BatchGame) or _has_rules(game):
         return rules_table(game)
     raise TypeError(f"play() needs a Table, a Solution or a game with start() and "
                     f"moves(position), got {shorten(game)}")
@@ -703,40 +693,69 @@ def _canonical(heaps: Iterable[int]) -> tuple[int, ...]:
     return tuple(sorted(h for h in heaps if h))
 
 
-def _heap_list(heaps: Iterable[int], word: str) -> tuple[int, ...]:
-    if isinstance(heaps, (str, bytes)) or not hasattr(heaps, "__iter__"):
-        raise TypeError(f"the {word}s must be a sequence of integers, got {shorten(heaps)}")
-    return tuple(check_count(h, f"a {word}") for h in heaps)
+class _Limits:
+    """How large a game set up for play may be, and the error refusing it.
 
+    ``spend`` counts the moves an exploration generates (refusing past
+    ``max_moves``); ``solve`` turns the solver's refusal past
+    ``max_positions`` into one naming the game.
+    """
 
-class _Budget:
-    """Counts the moves an exploration generates; refuses past a limit."""
-
-    def __init__(self, limit: int, what: str, hint: str) -> None:
-        self.left = limit
-        self.limit = limit
+    def __init__(self, what: str, max_positions: int, max_moves: int = 0,
+                 hint: str = "") -> None:
         self.what = what
         self.hint = hint
+        self.max_positions = max_positions
+        self.max_moves = max_moves
+        self.moves_left = max_moves
 
     def spend(self, n: int) -> None:
-        self.left -= n
-        if self.left < 0:
-            raise self.error(f"more than {self.limit:,} moves")
+        self.moves_left -= n
+        if self.moves_left < 0:
+            raise self.refuse(f"more than {self.max_moves:,} moves")
 
-    def error(self, size: str) -> MemoryLimitError:
-        return MemoryLimitError(f"{self.what} is too large to play here: {size}; "
-                                f"{self.hint}")
+    def refuse(self, size: str) -> MemoryLimitError:
+        hint = f"; {self.hint}" if self.hint else ""
+        return MemoryLimitError(f"{self.what} is too large to play here: {size}{hint}")
+
+    def solve(self, game: Any, misere: bool) -> Solution:
+        try:
+            return solve_game(game, misere=misere, max_positions=self.max_positions)
+        except MemoryLimitError as exc:
+            if exc.needed is None and "max_positions" in str(exc):
+                raise self.refuse(f"more than {self.max_positions:,} positions") from None
+            if exc.needed is None and self.moves_left < 0:     # spend's, without a note
+                raise self.refuse(f"more than {self.max_moves:,} moves") from None
+            raise
+
+
+def _heap_setup(label: str, word: str, heaps: Iterable[int], misere: bool,
+                max_positions: int, max_moves: int, *, keep_empty: bool
+                ) -> tuple[tuple[int, ...], bool, _Limits]:
+    """The checked arguments of nim_table and octal_table: the heaps (the
+    empty ones dropped unless ``keep_empty``), misere, and the limits, whose
+    message names the game (``label``) and its heaps."""
+    if isinstance(heaps, (str, bytes)) or not hasattr(heaps, "__iter__"):
+        raise TypeError(f"the {word}s must be a sequence of integers, got {shorten(heaps)}")
+    start = tuple(h for h in [check_count(h, f"a {word}") for h in heaps] if h or keep_empty)
+    misere = check_bool(misere, "misere")
+    max_positions = check_count(max_positions, "max_positions", minimum=1)
+    max_moves = check_count(max_moves, "max_moves")
+    name = " ".join(map(str, start)) if len(start) <= 10 else f"with {len(start)} {word}s"
+    name = name if len(name) <= 50 else name[:47] + "..."
+    return start, misere, _Limits(f"{label} {name}", max_positions, max_moves,
+                                  f"try fewer or smaller {word}s")
 
 
 class _HeapRules(Game):
     """A heap game on sorted tuples of non-empty heaps: replace one heap by
     one of ``options(heap)`` (the distinct results of each position once)."""
 
-    def __init__(self, start: tuple[int, ...], options: Callable[[int], Sequence[tuple[int, ...]]],
-                 budget: _Budget) -> None:
-        self._start = start
+    def __init__(self, start: Iterable[int],
+                 options: Callable[[int], Sequence[tuple[int, ...]]], limits: _Limits) -> None:
+        self._start = _canonical(start)
         self._options = options
-        self._budget = budget
+        self._limits = limits
 
     def start(self) -> tuple[int, ...]:
         return self._start
@@ -755,20 +774,8 @@ class _HeapRules(Game):
                     out.append(rest[:j] + option + rest[j:])
                 else:
                     out.append(tuple(sorted(rest + option)))
-        self._budget.spend(len(out))
+        self._limits.spend(len(out))
         return out
-
-
-def _solve_heaps(rules: _HeapRules, misere: bool, max_positions: int, budget: _Budget
-                 ) -> Solution:
-    try:
-        return solve_game(rules, misere=misere, max_positions=max_positions)
-    except MemoryLimitError as exc:
-        if exc.needed is None and "max_positions" in str(exc):
-            raise budget.error(f"more than {max_positions:,} positions") from None
-        if exc.needed is None and budget.left < 0:
-            raise budget.error(f"more than {budget.limit:,} moves") from None
-        raise
 
 
 def _nim_size(piles: Sequence[int], limit: int) -> tuple[float, float]:
@@ -794,7 +801,49 @@ def _nim_size(piles: Sequence[int], limit: int) -> tuple[float, float]:
     return float(count.sum()), float(stones.sum())
 
 
-class NimFace(Face):
+class _HeapFace(Face):
+    """What the faces of nim and take-and-break games share: positions are
+    tuples of heaps, shown in their order and numbered from 1, and solved as
+    the heaps sorted without empty ones; ``HEAP COUNT`` takes tokens."""
+
+    word = "heap"           # what a heap is called,
+    token = "token"         # what it holds,
+    zero = ""               # what "take at least one token" adds,
+    over = "The game is over."      # and what ending() says
+
+    def key(self, position: tuple[int, ...]) -> tuple[int, ...]:
+        """The heaps sorted, without empty ones."""
+        return _canonical(position)
+
+    def render(self, position: tuple[int, ...]) -> str:
+        """One line per heap with its tokens (a compact list for many or big heaps)."""
+        return _heaps_picture(position, self.word)
+
+    def ending(self, position: tuple[int, ...], outcome: Outcome) -> str:
+        """That no stone (nim) or no move (take-and-break) is left."""
+        return self.over
+
+    def _index(self, text: str, position: tuple[int, ...], number: int) -> int:
+        """The index of the heap numbered ``number`` (from 1)."""
+        if not 1 <= number <= len(position):
+            raise MoveError(f"'{text}' is not a legal move: there is no {self.word} {number} "
+                            f"(the {self.word}s are 1..{len(position)})")
+        return number - 1
+
+    def _take(self, text: str, position: tuple[int, ...], number: int, count: int) -> int:
+        """The index of the heap numbered ``number``, if ``count`` tokens can be
+        taken from it."""
+        i = self._index(text, position, number)
+        if count == 0:
+            raise MoveError(f"'{text}' is not a legal move: take at least one "
+                            f"{self.token}{self.zero}")
+        if count > position[i]:
+            raise MoveError(f"'{text}' is not a legal move: {self.word} {number} has only "
+                            f"{_plural(position[i], self.token)}")
+        return i
+
+
+class NimFace(_HeapFace):
     """Nim piles, shown in their order (an emptied pile stays, as 0).
 
     Positions are tuples of pile sizes; a move is typed ``PILE COUNT``
@@ -818,83 +867,15 @@ class NimFace(Face):
     """
 
     syntax = "PILE COUNT take COUNT stones from pile PILE (such as '2 3')"
+    word, token, over = "pile", "stone", "The game is over: no stone is left."
 
     def __init__(self, misere: bool = False) -> None:
         self.misere = check_bool(misere, "misere")
         self.title = ("Nim: take any number of stones from one pile; taking the last "
                       f"stone {'loses' if self.misere else 'wins'}.")
 
-    def key(self, position: tuple[int, ...]) -> tuple[int, ...]:
-        """The piles sorted, without empty ones (the solution's position).
-
-        Parameters
-        ----------
-        position : tuple of int
-            The piles as shown.
-
-        Returns
-        -------
-        tuple of int
-
-        Raises
-        ------
-        TypeError
-            If ``position`` is not a sequence of integers.
-
-        Examples
-        --------
-        >>> NimFace().key((3, 0, 1))
-        (1, 3)
-        """
-        return _canonical(position)
-
-    def render(self, position: tuple[int, ...]) -> str:
-        """One line per pile: its stones, then how many.
-
-        Parameters
-        ----------
-        position : tuple of int
-            The piles.
-
-        Returns
-        -------
-        str
-
-        Raises
-        ------
-        TypeError
-            If ``position`` is not a sequence of integers.
-
-        Examples
-        --------
-        >>> print(NimFace().render((1, 0)))
-        pile 1: |  1
-        pile 2:    0
-        """
-        return _heaps_picture(position, "pile")
-
     def moves(self, position: tuple[int, ...]) -> list[Move]:
-        """Every move: take 1, 2, ... stones from pile 1, then pile 2, ...
-
-        Parameters
-        ----------
-        position : tuple of int
-            The piles.
-
-        Returns
-        -------
-        list of Move
-
-        Raises
-        ------
-        TypeError
-            If ``position`` is not a sequence of integers.
-
-        Examples
-        --------
-        >>> NimFace().moves((1, 1))
-        [Move(name='take 1 from pile 1', position=(0, 1)), Move(name='take 1 from pile 2', position=(1, 0))]
-        """
+        """Take 1, 2, ... stones from pile 1, then from pile 2, ..."""
         return [self._move(position, i, k) for i, h in enumerate(position)
                 for k in range(1, h + 1)]
 
@@ -904,36 +885,12 @@ class NimFace(Face):
         return Move(f"take {k} from pile {i + 1}", after)
 
     def parse(self, text: str, position: tuple[int, ...], moves: Sequence[Move]) -> Move | None:
-        """``PILE COUNT`` (or ``take COUNT from pile PILE``): take COUNT from pile PILE.
-
-        Parameters
-        ----------
-        text : str
-            What was typed.
-        position : tuple of int
-            The piles.
-        moves : sequence of Move
-            The legal moves (not needed).
-
-        Returns
-        -------
-        Move or None
-            None if ``text`` is not two numbers.
-
-        Raises
-        ------
-        MoveError
-            For a pile that does not exist, or a count that is not 1..its stones.
+        """``PILE COUNT``, or ``take COUNT from pile PILE``.
 
         Examples
         --------
-        >>> NimFace().parse("1 2", (3, 4), [])
+        >>> NimFace().parse("take 2 from pile 1", (3, 4), [])
         Move(name='take 2 from pile 1', position=(1, 4))
-        >>> try:
-        ...     NimFace().parse("3 1", (3, 4), [])
-        ... except MoveError as exc:
-        ...     print(exc)
-        '3 1' is not a legal move: there is no pile 3 (the piles are 1..2)
         """
         m = re.fullmatch(r"([0-9]+) ([0-9]+)", text, re.ASCII)
         if m:
@@ -943,42 +900,7 @@ class NimFace(Face):
             if not m:
                 return None
             count, pile = int(m.group(1)), int(m.group(2))
-        if not 1 <= pile <= len(position):
-            raise MoveError(f"'{text}' is not a legal move: there is no pile {pile} (the "
-                            f"piles are 1..{len(position)})")
-        have = position[pile - 1]
-        if count == 0:
-            raise MoveError(f"'{text}' is not a legal move: take at least one stone")
-        if count > have:
-            raise MoveError(f"'{text}' is not a legal move: pile {pile} has only "
-                            f"{_plural(have, 'stone')}")
-        return self._move(position, pile - 1, count)
-
-    def ending(self, position: tuple[int, ...], outcome: Outcome) -> str:
-        """"The game is over: no stone is left."
-
-        Parameters
-        ----------
-        position : tuple of int
-            The final piles.
-        outcome : Outcome
-            Its outcome for the player to move.
-
-        Returns
-        -------
-        str
-
-        Raises
-        ------
-        TypeError
-            Never for a position of the game.
-
-        Examples
-        --------
-        >>> NimFace().ending((0, 0), LOSS)
-        'The game is over: no stone is left.'
-        """
-        return "The game is over: no stone is left."
+        return self._move(position, self._take(text, position, pile, count), count)
 
 
 def nim_table(piles: Iterable[int], *, misere: bool = False,
@@ -1019,31 +941,22 @@ def nim_table(piles: Iterable[int], *, misere: bool = False,
     ...     print(exc)
     nim 1000 1000 1000 is too large to play here: more than 2,000,000 positions; try fewer or smaller piles
     """
-    start = _heap_list(piles, "pile")
-    misere = check_bool(misere, "misere")
-    max_positions = check_count(max_positions, "max_positions", minimum=1)
-    max_moves = check_count(max_moves, "max_moves")
-    name = " ".join(map(str, start)) if len(start) <= 10 else f"with {len(start)} piles"
-    name = name if len(name) <= 50 else name[:47] + "..."
-    budget = _Budget(max_moves, f"nim {name}",
-                     "try fewer or smaller piles")
-    positions, stones = _nim_size(start, max_positions)
-    if positions > max_positions:
-        raise budget.error(f"more than {max_positions:,} positions")
-    if stones > max_moves:
-        raise budget.error(f"about {int(stones):,} moves, more than {max_moves:,}")
-    options: dict[int, list[tuple[int, ...]]] = {}
+    start, misere, limits = _heap_setup("nim", "pile", piles, misere, max_positions,
+                                        max_moves, keep_empty=True)
+    positions, stones = _nim_size(start, limits.max_positions)
+    if positions > limits.max_positions:
+        raise limits.refuse(f"more than {limits.max_positions:,} positions")
+    if stones > limits.max_moves:
+        raise limits.refuse(f"about {int(stones):,} moves, more than {limits.max_moves:,}")
 
-    def take(h: int) -> list[tuple[int, ...]]:
-        found = options.get(h)
-        if found is None:
-            found = options[h] = [(k,) for k in range(h - 1, 0, -1)] + [()]
-        return found
-    rules = _HeapRules(_canonical(start), take, budget)
-    return Table(_solve_heaps(rules, misere, max_positions, budget), NimFace(misere), start)
+    @functools.cache
+    def take(h: int) -> list[tuple[int, ...]]:      # leave h - 1, ..., 1 or no stones
+        return [(k,) for k in range(h - 1, 0, -1)] + [()]
+    rules = _HeapRules(start, take, limits)
+    return Table(limits.solve(rules, misere), NimFace(misere), start)
 
 
-class OctalFace(Face):
+class OctalFace(_HeapFace):
     """The heaps of a take-and-break game, shown in their order.
 
     A move replaces one heap by the heaps it leaves, in place.  It is typed
@@ -1072,6 +985,8 @@ class OctalFace(Face):
 
     syntax = ("HEAP COUNT take COUNT tokens from heap HEAP, leaving one heap (or none)\n"
               "HEAP -> A B  heap HEAP becomes heaps A and B (HEAP -> 0: none left)")
+    zero = " (to split a heap without taking, type 'HEAP -> A B')"
+    over = "The game is over: no move is left."
 
     def __init__(self, game: TakeAndBreakGame, misere: bool = False) -> None:
         if not isinstance(game, TakeAndBreakGame):
@@ -1113,109 +1028,18 @@ class OctalFace(Face):
             self._options[heap] = found
         return found
 
-    def key(self, position: tuple[int, ...]) -> tuple[int, ...]:
-        """The heaps sorted (the solution's position).
-
-        Parameters
-        ----------
-        position : tuple of int
-            The heaps as shown.
-
-        Returns
-        -------
-        tuple of int
-
-        Raises
-        ------
-        TypeError
-            If ``position`` is not a sequence of integers.
-
-        Examples
-        --------
-        >>> from grundy import GrundysGame
-        >>> OctalFace(GrundysGame()).key((4, 1, 2))
-        (1, 2, 4)
-        """
-        return _canonical(position)
-
-    def render(self, position: tuple[int, ...]) -> str:
-        """One line per heap with its tokens (or a compact list for many heaps).
-
-        Parameters
-        ----------
-        position : tuple of int
-            The heaps.
-
-        Returns
-        -------
-        str
-
-        Raises
-        ------
-        TypeError
-            If ``position`` is not a sequence of integers.
-
-        Examples
-        --------
-        >>> from grundy import GrundysGame
-        >>> print(OctalFace(GrundysGame()).render((3, 1)))
-        heap 1: |||  3
-        heap 2: |    1
-        """
-        return _heaps_picture(position, "heap")
+    def moves(self, position: tuple[int, ...]) -> list[Move]:
+        """Heap 1's :meth:`options`, then heap 2's, ... (a heap taken whole disappears)."""
+        return [self._move(position, i, o) for i, h in enumerate(position)
+                for o in self.options(h)]
 
     @staticmethod
     def _move(position: tuple[int, ...], i: int, option: tuple[int, ...]) -> Move:
         shown = " ".join(map(str, option)) if option else "0"
         return Move(f"heap {i + 1} -> {shown}", position[:i] + option + position[i + 1:])
 
-    def moves(self, position: tuple[int, ...]) -> list[Move]:
-        """Every move: heap 1's options, then heap 2's, ...
-
-        Parameters
-        ----------
-        position : tuple of int
-            The heaps.
-
-        Returns
-        -------
-        list of Move
-
-        Raises
-        ------
-        TypeError
-            If ``position`` is not a sequence of integers.
-
-        Examples
-        --------
-        >>> from grundy import GrundysGame
-        >>> OctalFace(GrundysGame()).moves((3, 1))
-        [Move(name='heap 1 -> 1 2', position=(1, 2, 1))]
-        """
-        return [self._move(position, i, o) for i, h in enumerate(position)
-                for o in self.options(h)]
-
     def parse(self, text: str, position: tuple[int, ...], moves: Sequence[Move]) -> Move | None:
         """``HEAP COUNT`` or ``HEAP -> A B ...`` (the word ``heap`` may come first).
-
-        Parameters
-        ----------
-        text : str
-            What was typed.
-        position : tuple of int
-            The heaps.
-        moves : sequence of Move
-            The legal moves (not needed).
-
-        Returns
-        -------
-        Move or None
-            None if ``text`` is in neither syntax.
-
-        Raises
-        ------
-        MoveError
-            For a heap that does not exist, or a move the rules do not allow.
 
         Examples
         --------
@@ -1232,11 +1056,10 @@ class OctalFace(Face):
         folded = text.lower()
         m = re.fullmatch(r"(?:heap ?)?([0-9]+) ?(?:->|=) ?([0-9 ,]*|none)", folded, re.ASCII)
         if m:
-            i = self._heap(text, position, int(m.group(1)))
+            i = self._index(text, position, int(m.group(1)))
             heaps = tuple(int(x) for x in re.findall(r"[0-9]+", m.group(2)))
-            option = _canonical(heaps)
             have = position[i]
-            if option not in self.options(have):
+            if _canonical(heaps) not in self.options(have):
                 left = f"heaps {' '.join(map(str, heaps))}" if len(heaps) > 1 else \
                     f"a heap of {heaps[0]}" if heaps and heaps[0] else "nothing"
                 raise MoveError(f"'{text}' is not a legal move: in {self.game.name} a heap of "
@@ -1245,14 +1068,9 @@ class OctalFace(Face):
         m = re.fullmatch(r"(?:heap ?)?([0-9]+) ([0-9]+)", folded, re.ASCII)
         if not m:
             return None
-        i = self._heap(text, position, int(m.group(1)))
-        count, have = int(m.group(2)), position[i]
-        if count == 0:
-            raise MoveError(f"'{text}' is not a legal move: take at least one token (to "
-                            f"split a heap without taking, type 'HEAP -> A B')")
-        if count > have:
-            raise MoveError(f"'{text}' is not a legal move: heap {i + 1} has only "
-                            f"{_plural(have, 'token')}")
+        count = int(m.group(2))
+        i = self._take(text, position, int(m.group(1)), count)
+        have = position[i]
         option = (have - count,) if count < have else ()
         if option not in self.options(have):
             left = f"a heap of {have - count}" if count < have else "nothing"
@@ -1260,40 +1078,6 @@ class OctalFace(Face):
                             f"{count} from a heap of {have} cannot leave {left} (type "
                             f"'moves' for the legal moves)")
         return self._move(position, i, option)
-
-    @staticmethod
-    def _heap(text: str, position: tuple[int, ...], heap: int) -> int:
-        if not 1 <= heap <= len(position):
-            raise MoveError(f"'{text}' is not a legal move: there is no heap {heap} (the "
-                            f"heaps are 1..{len(position)})")
-        return heap - 1
-
-    def ending(self, position: tuple[int, ...], outcome: Outcome) -> str:
-        """"The game is over: no move is left."
-
-        Parameters
-        ----------
-        position : tuple of int
-            The final heaps.
-        outcome : Outcome
-            Its outcome for the player to move.
-
-        Returns
-        -------
-        str
-
-        Raises
-        ------
-        TypeError
-            Never for a position of the game.
-
-        Examples
-        --------
-        >>> from grundy import GrundysGame
-        >>> OctalFace(GrundysGame()).ending((1, 2), LOSS)
-        'The game is over: no move is left.'
-        """
-        return "The game is over: no move is left."
 
 
 def octal_table(game: TakeAndBreakGame | str, heaps: Iterable[int], *, misere: bool = False,
@@ -1333,19 +1117,13 @@ def octal_table(game: TakeAndBreakGame | str, heaps: Iterable[int], *, misere: b
         game = parse_game(game)
     if not isinstance(game, TakeAndBreakGame):
         raise TypeError(f"game must be a TakeAndBreakGame or its code, got {shorten(game)}")
-    start = tuple(h for h in _heap_list(heaps, "heap") if h)
-    misere = check_bool(misere, "misere")
-    max_positions = check_count(max_positions, "max_positions", minimum=1)
-    max_moves = check_count(max_moves, "max_moves")
+    start, misere, limits = _heap_setup(game.name, "heap", heaps, misere, max_positions,
+                                        max_moves, keep_empty=False)
+    if start and max(start) > limits.max_moves:
+        raise limits.refuse(f"more than {limits.max_moves:,} moves")
     face = OctalFace(game, misere)
-    name = " ".join(map(str, start)) if len(start) <= 10 else f"with {len(start)} heaps"
-    name = name if len(name) <= 50 else name[:47] + "..."
-    budget = _Budget(max_moves, f"{game.name} {name}",
-                     "try fewer or smaller heaps")
-    if start and max(start) > max_moves:
-        raise budget.error(f"more than {max_moves:,} moves")
-    rules = _HeapRules(_canonical(start), face.options, budget)
-    return Table(_solve_heaps(rules, misere, max_positions, budget), face, start)
+    rules = _HeapRules(start, face.options, limits)
+    return Table(limits.solve(rules, misere), face, start)
 
 
 # -- police and thief -------------------------------------------------------------------
@@ -1409,27 +1187,8 @@ class PoliceFace(Face):
         through a window of that size around both pieces (around the piece
         to move when they are too far apart), and the text says so.
 
-        Parameters
-        ----------
-        position : PolicePosition
-            The cells and whose turn it is.
-
-        Returns
-        -------
-        str
-
-        Raises
-        ------
-        TypeError, BoardError
-            If a cell is not a free cell of the board.
-
         Examples
         --------
-        >>> board = PoliceThief.parse("2 3\\nP.E\\n..T")
-        >>> print(PoliceFace(board).render(PolicePosition((0, 1), (1, 2), False)))
-        .PE
-        ..T
-        police (0, 1), thief (1, 2)
         >>> wide = PoliceThief(["P" + "." * 98 + "T"])
         >>> print(PoliceFace(wide).render(PolicePosition((0, 0), (0, 99), True)))
         P...
@@ -1457,93 +1216,29 @@ class PoliceFace(Face):
         return "\n".join(shown + [where, textwrap.fill(note + ")", WIDTH)])
 
     def side(self, position: PolicePosition) -> str:
-        """``"police"`` or ``"thief"``: who moves.
-
-        Parameters
-        ----------
-        position : PolicePosition
-            A position.
-
-        Returns
-        -------
-        str
-
-        Raises
-        ------
-        ValueError
-            Never for a position of the board.
-
-        Examples
-        --------
-        >>> PoliceFace(PoliceThief(["PT"])).side(PolicePosition((0, 0), (0, 1), False))
-        'thief'
-        """
+        """``"police"`` or ``"thief"``: who moves."""
         return "police" if position.police_to_move else "thief"
 
-    def _step_name(self, start: tuple[int, int], to: tuple[int, int]) -> str:
-        d = (to[0] - start[0], to[1] - start[1])
-        return _COMPASS.get(d, f"({d[0]:+d},{d[1]:+d})")
-
     def moves(self, position: PolicePosition) -> list[Move]:
-        """The steps of the side to move, in move-set order, then the pass.
-
-        Parameters
-        ----------
-        position : PolicePosition
-            A position.
-
-        Returns
-        -------
-        list of Move
-
-        Raises
-        ------
-        TypeError, BoardError
-            If a cell is not a free cell of the board.
-
-        Examples
-        --------
-        >>> face = PoliceFace(PoliceThief.parse("2 3\\nP.E\\n..T"))
-        >>> face.moves(PolicePosition((0, 0), (1, 2), False))[0]
-        Move(name='n to (0, 2)', position=PolicePosition(police=(0, 0), thief=(0, 2), police_to_move=True))
-        """
+        """The steps of the side to move, named by direction and cell, in move-set
+        order; then ``pass`` if the board allows it."""
         police, thief, police_to_move = position
-        b = self.board
+        mover = police if police_to_move else thief
         out = []
-        if police_to_move:
-            for cell in b.steps(police, "police"):
-                out.append(Move(f"{self._step_name(police, cell)} to {cell}",
-                                PolicePosition(cell, thief, False)))
-        else:
-            for cell in b.steps(thief, "thief"):
-                out.append(Move(f"{self._step_name(thief, cell)} to {cell}",
-                                PolicePosition(police, cell, True)))
-        if b.passing:
+        for cell in self.board.steps(mover, self.side(position)):
+            d = (cell[0] - mover[0], cell[1] - mover[1])
+            name = _COMPASS.get(d, f"({d[0]:+d},{d[1]:+d})")
+            after = PolicePosition(cell, thief, False) if police_to_move else \
+                PolicePosition(police, cell, True)
+            out.append(Move(f"{name} to {cell}", after))
+        if self.board.passing:
             out.append(Move("pass", PolicePosition(police, thief, not police_to_move)))
         return out
 
     def parse(self, text: str, position: PolicePosition, moves: Sequence[Move]
               ) -> Move | None:
-        """A direction (``n``, ``north``, ``ne``, ``north-east``...) or ``pass``.
-
-        Parameters
-        ----------
-        text : str
-            What was typed.
-        position : PolicePosition
-            The position.
-        moves : sequence of Move
-            Its legal moves.
-
-        Returns
-        -------
-        Move or None
-            None if ``text`` is not a direction.
-
-        Raises
-        ------
-        MoveError
-            For a direction the side to move cannot take here.
+        """A direction (``n``, ``north``, ``ne``, ``north-east``...) or ``pass``;
+        the message for an illegal one says why.
 
         Examples
         --------
@@ -1570,9 +1265,9 @@ class PoliceFace(Face):
         step = next((d for d, name in _COMPASS.items() if name == word), (0, 0))
         if step not in offsets:
             names = ", ".join(_COMPASS.get(d, str(d)) for d in offsets)
-            return_pass = " (or pass)" if self.board.passing else ""
+            or_pass = " (or pass)" if self.board.passing else ""
             raise MoveError(f"'{text}' is not a legal move: the {who} moves only "
-                            f"{names}{return_pass}")
+                            f"{names}{or_pass}")
         r, c = position.police if who == "police" else position.thief
         r2, c2 = r + step[0], c + step[1]
         if not (0 <= r2 < self.board.n_rows and 0 <= c2 < self.board.n_cols):
@@ -1583,30 +1278,7 @@ class PoliceFace(Face):
                         f"the {who} is {why}")
 
     def ending(self, position: PolicePosition, outcome: Outcome) -> str:
-        """"The police catches the thief." or "The thief escapes."
-
-        Parameters
-        ----------
-        position : PolicePosition
-            The final position.
-        outcome : Outcome
-            Its outcome for the player to move.
-
-        Returns
-        -------
-        str
-
-        Raises
-        ------
-        ValueError
-            Never for a position of the board.
-
-        Examples
-        --------
-        >>> face = PoliceFace(PoliceThief(["PT"]))
-        >>> face.ending(PolicePosition((0, 1), (0, 1), False), LOSS)
-        'The police catches the thief.'
-        """
+        """``"The police catches the thief."`` or ``"The thief escapes."``"""
         police_won = (outcome == WIN) == position.police_to_move
         if position.police == position.thief or police_won:
             return "The police catches the thief."
@@ -1652,6 +1324,27 @@ def police_table(board: PoliceThief | str | bytes, *, max_memory: int | None = N
 
 # -- any game: from its rules, or from its solution's graph -----------------------------
 
+_POSITION_SYNTAX = "POSITION   the position a move leads to, as listed"
+
+
+def _has_rules(obj: Any) -> bool:
+    """Whether ``obj`` has the methods ``start()`` and ``moves(position)``."""
+    return callable(getattr(obj, "start", None)) and callable(getattr(obj, "moves", None))
+
+
+def _rules_title(game: Any, title: str | None) -> str:
+    return title if title is not None else f"{type(game).__name__}: a game given by its rules."
+
+
+def _moves_to(positions: Iterable[Any]) -> list[Move]:
+    """Moves named by the positions they lead to (``str()`` on one line, shortened)."""
+    out = []
+    for p in positions:
+        text = " ".join(str(p).split())
+        out.append(Move(text if len(text) <= 36 else text[:33] + "...", p))
+    return out
+
+
 class RulesFace(Face):
     """A game from the per-position protocol: its own moves, shown as the positions
     they lead to.
@@ -1681,78 +1374,22 @@ class RulesFace(Face):
     [Move(name='2', position=2), Move(name='1', position=1)]
     """
 
-    syntax = "POSITION   the position a move leads to, as listed"
+    syntax = _POSITION_SYNTAX
 
     def __init__(self, game: Any, title: str | None = None) -> None:
         if not callable(getattr(game, "moves", None)):
             raise TypeError(f"a game needs moves(position); {shorten(game)} has none")
         self.game = game
-        self.title = title if title is not None else \
-            f"{type(game).__name__}: a game given by its rules."
+        self.title = _rules_title(game, title)
 
     def render(self, position: Any) -> str:
-        """``game.render(position)`` if the game has it, else ``str(position)``.
-
-        Parameters
-        ----------
-        position
-            A position of the game.
-
-        Returns
-        -------
-        str
-
-        Raises
-        ------
-        Exception
-            Whatever the game's ``render`` raises.
-
-        Examples
-        --------
-        >>> class Word(Game):
-        ...     def render(self, p): return p.upper()
-        >>> RulesFace(Word()).render("abc"), RulesFace(Game()).render("abc")
-        ('ABC', 'abc')
-        """
+        """``game.render(position)`` if the game has it, else ``str(position)``."""
         draw = getattr(self.game, "render", None)
         return str(draw(position)) if callable(draw) else str(position)
 
     def moves(self, position: Any) -> list[Move]:
-        """The game's moves, each once, named by ``str()`` of where they lead.
-
-        Parameters
-        ----------
-        position
-            A position of the game.
-
-        Returns
-        -------
-        list of Move
-
-        Raises
-        ------
-        Exception
-            Whatever the game's ``moves`` raises.
-
-        Examples
-        --------
-        >>> class Twice(Game):
-        ...     def moves(self, p): return ["b", "b", "c"]
-        >>> [m.name for m in RulesFace(Twice()).moves("a")]
-        ['b', 'c']
-        """
-        seen: set[Hashable] = set()
-        out = []
-        for child in self.game.moves(position):
-            if child not in seen:
-                seen.add(child)
-                out.append(Move(_name(child), child))
-        return out
-
-
-def _name(position: Any) -> str:
-    text = " ".join(str(position).split())
-    return text if len(text) <= 36 else text[:33] + "..."
+        """The game's moves, each once (the first time it lists it)."""
+        return _moves_to(dict.fromkeys(self.game.moves(position)))
 
 
 class GraphFace(Face):
@@ -1780,7 +1417,7 @@ class GraphFace(Face):
     [Move(name='b', position='b'), Move(name='c', position='c')]
     """
 
-    syntax = "POSITION   the position a move leads to, as listed"
+    syntax = _POSITION_SYNTAX
     title = "A game on a graph."
 
     def __init__(self, solution: Solution, render: Callable[[Any], str] | None = None) -> None:
@@ -1792,61 +1429,18 @@ class GraphFace(Face):
         self._render = render
 
     def render(self, position: Any) -> str:
-        """The position, drawn by ``render`` or ``str()``.
-
-        Parameters
-        ----------
-        position
-            A position of the game.
-
-        Returns
-        -------
-        str
-
-        Raises
-        ------
-        Exception
-            Whatever ``render`` raises.
-
-        Examples
-        --------
-        >>> import grundy
-        >>> GraphFace(grundy.GameGraph.from_edges([(0, 1)]).solve()).render(1)
-        '1'
-        """
+        """The position, drawn by ``render`` or ``str()``."""
         return str(self._render(position)) if self._render is not None else str(position)
 
     def moves(self, position: Any) -> list[Move]:
-        """The graph's moves from ``position``, each once, in edge order.
-
-        Parameters
-        ----------
-        position
-            A position of the solution.
-
-        Returns
-        -------
-        list of Move
-
-        Raises
-        ------
-        ValueError
-            If ``position`` is not one of the solution's.
-
-        Examples
-        --------
-        >>> import grundy
-        >>> GraphFace(grundy.GameGraph.from_edges([(0, 1), (0, 1)]).solve()).moves(0)
-        [Move(name='1', position=1)]
-        """
+        """The graph's moves, each once, in edge order."""
         i = self.solution.index(position)
-        out, seen = [], set()
-        for j in self._indices[self._indptr[i]:self._indptr[i + 1]].tolist():
-            if j not in seen:
-                seen.add(j)
-                child = self.solution.position(j)
-                out.append(Move(_name(child), child))
-        return out
+        ends = self._indices[self._indptr[i]:self._indptr[i + 1]].tolist()
+        return _moves_to(self.solution.position(j) for j in dict.fromkeys(ends))
+
+
+_DOTTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
+"""A dotted Python name (a module's, or a class's in it)."""
 
 
 def load_game(spec: str) -> Any:
@@ -1888,8 +1482,7 @@ def load_game(spec: str) -> Any:
     if not isinstance(spec, str):
         raise TypeError(f"a game is named by a string MODULE:CLASS, got {shorten(spec)}")
     where, _, name = spec.rpartition(":")
-    if not where or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*",
-                                      name):
+    if not where or not _DOTTED.fullmatch(name):
         raise ValueError(f"expected MODULE:CLASS or FILE.py:CLASS, got {shorten(spec)}")
     if where.endswith(".py") or os.sep in where or "/" in where:
         module = _load_file(where)
@@ -1907,15 +1500,14 @@ def load_game(spec: str) -> Any:
     except Exception as exc:
         raise ValueError(f"{name}() failed: {type(exc).__name__}: {exc} (the game's class "
                          f"is made with no arguments)") from None
-    if not (isinstance(game, (Game, BatchGame)) or
-            (callable(getattr(game, "start", None)) and callable(getattr(game, "moves", None)))):
+    if not (isinstance(game, (Game, BatchGame)) or _has_rules(game)):
         raise ValueError(f"{spec} is not a game: it needs start() and moves(position) "
                          f"(see grundy.Game)")
     return game
 
 
 def _import(name: str) -> Any:
-    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*", name):
+    if not _DOTTED.fullmatch(name):
         raise ValueError(f"{shorten(name)} is not a module name (nor a FILE.py)")
     with _on_path(os.getcwd()):
         try:
@@ -2003,18 +1595,11 @@ def rules_table(game: Any, *, misere: bool = False, max_positions: int = MAX_POS
     (5, Evaluation(WIN, remoteness=..., move=3))
     """
     max_positions = check_count(max_positions, "max_positions", minimum=1)
-    try:
-        sol = solve_game(game, misere=misere, max_positions=max_positions)
-    except MemoryLimitError as exc:
-        if exc.needed is None and "max_positions" in str(exc):
-            raise MemoryLimitError(f"{type(game).__name__} is too large to play here: more "
-                                   f"than {max_positions:,} positions") from None
-        raise
+    sol = _Limits(type(game).__name__, max_positions).solve(game, misere)
     if isinstance(game, BatchGame):
         draw = getattr(game, "render", None)
-        face: Face = GraphFace(sol, draw if callable(draw) else None)
-        face.title = title if title is not None else \
-            f"{type(game).__name__}: a game given by its rules."
+        face = GraphFace(sol, draw if callable(draw) else None)
+        face.title = _rules_title(game, title)
         return Table(sol, face, sol.start)
     start = game.start()
     return Table(sol, RulesFace(game, title), start)
