@@ -75,6 +75,65 @@ cdef class MoveSource:
     cdef void prefetch(self, int64_t s, int stage) noexcept nogil:
         pass
 
+    # -- the rules in batches, for drivers outside the engine (grundy.distributed)
+
+    def initial_block(self, int64_t start, int64_t stop):
+        """The engine's initial state bytes of the states ``start..stop-1``.
+
+        A uint8 array: the number of moves (0..252) of a state where the game
+        goes on, else its mark (253 TIE, 254 LOSS, 255 WIN for the player to
+        move).  ValueError for a range outside ``0..n_states`` or a state
+        whose primitive value or move count is invalid (named).
+        """
+        if not 0 <= start <= stop <= self.n_states:
+            raise ValueError(f"states {start}..{stop} are not within 0..{self.n_states}")
+        out = np.empty(stop - start, dtype=np.uint8)
+        if stop == start:
+            return out
+        cdef uint8_t[::1] view = out
+        cdef int64_t bad
+        cdef int64_t* buf = <int64_t*> malloc((max(self.max_successors, 0) + 1) * sizeof(int64_t))
+        if buf == NULL:
+            raise MemoryError("out of memory for the successor buffer")
+        with nogil:
+            # initial_states writes state[s] for s in start..stop-1.
+            bad = self.initial_states(&view[0] - start, start, stop, buf)
+        free(buf)
+        if bad >= 0:
+            raise ValueError(f"state {bad} has an invalid primitive value or more than "
+                             f"{COMPACT_MAX_MOVES} moves")
+        return out
+
+    def predecessors_of(self, const int64_t[::1] states):
+        """The predecessors of each state of ``states``, as CSR arrays
+        ``(offsets, ids)``: those of ``states[i]`` are
+        ``ids[offsets[i]:offsets[i + 1]]`` (int64, once per move)."""
+        cdef int64_t k = states.shape[0], i, j, c, total = 0, s
+        cdef const int64_t* preds = NULL
+        for i in range(k):
+            if not 0 <= states[i] < self.n_states:
+                raise ValueError(f"state {states[i]} is not within 0..{self.n_states - 1}")
+        offsets = np.empty(k + 1, dtype=np.int64)
+        cdef int64_t[::1] off = offsets
+        cdef int64_t* buf = <int64_t*> malloc((max(self.max_predecessors, 0) + 1) * sizeof(int64_t))
+        if buf == NULL:
+            raise MemoryError("out of memory for the predecessor buffer")
+        off[0] = 0
+        with nogil:
+            for i in range(k):
+                total += self.predecessors(states[i], buf, &preds)
+                off[i + 1] = total
+        ids = np.empty(total, dtype=np.int64)
+        cdef int64_t[::1] out = ids
+        with nogil:
+            for i in range(k):
+                c = self.predecessors(states[i], buf, &preds)
+                s = off[i]
+                for j in range(c):
+                    out[s + j] = preds[j]
+        free(buf)
+        return offsets, ids
+
 
 # ---------------------------------------------------------------------------
 # A FIFO of state ids in fixed-size blocks: its memory follows the frontier
