@@ -342,7 +342,8 @@ def test_impartial_solve_hand_checked():
     # Subtract 1 or 2: multiples of 3 are lost; the start is the position given.
     game = ImpartialGame(lambda n: [n - s for s in (1, 2) if s <= n])
     sol = game.solve(7)
-    assert sol.start == 7 and sol[7] == (WIN, 5, 6) and sol.line() == [7, 6, 4, 3, 1, 0]
+    # The move: the first optimal one in move order (6 -> 5, not 4: both delay as long).
+    assert sol.start == 7 and sol[7] == (WIN, 5, 6) and sol.line() == [7, 6, 5, 3, 2, 0]
     assert sol[6].outcome == LOSS and sol[0] == (LOSS, 0, NO_MOVE)
     assert game.solve(7, misere=True)[0].outcome == WIN
     # Misère: 1 (one move to the end) is lost; 3k + 1 are lost.

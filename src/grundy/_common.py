@@ -261,6 +261,34 @@ def check_number(value: object, n: int, name: str = "position number") -> int:
     return v
 
 
+MAX_THREADS = 1024
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system
+    has one, else every core)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def check_threads(threads: object) -> int:
+    """The ``threads=`` option: None means every core the process may use
+    (:func:`usable_cores`); else an integer 1..1024 (1: the serial path).
+
+    >>> check_threads(2)
+    2
+    >>> check_threads(0)
+    Traceback (most recent call last):
+    ...
+    ValueError: threads must be >= 1 (and <= 1024), got 0
+    """
+    if threads is None:
+        return min(usable_cores(), MAX_THREADS)
+    return check_int(threads, "threads", 1, MAX_THREADS)
+
+
 def check_bool(value: object, name: str) -> bool:
     """A flag: True or False (also numpy bools); anything else is a TypeError."""
     if isinstance(value, (bool, np.bool_)):

@@ -135,7 +135,7 @@ def _cmd_graph(args: argparse.Namespace) -> None:
         read_labels(_read_input(args.labels), g, named=args.format == "edges",
                     one_based=args.one_based, path=args.labels)
     sol = g.solve(misere=args.misere, labels=labels, max_memory=args.max_memory,
-                  progress=_progress())
+                  progress=_progress(), threads=args.threads)
     _save(sol, args.save)
     text = textio.format_outcomes(sol.outcome, sol.remoteness)
     if args.format == "edges":
@@ -236,7 +236,7 @@ def _cmd_police(args: argparse.Namespace) -> None:
     from grundy.police import PoliceThief
 
     board = PoliceThief.parse(_read_input(args.file))
-    sol = board.solve(max_memory=args.max_memory, progress=_progress())
+    sol = board.solve(max_memory=args.max_memory, progress=_progress(), threads=args.threads)
     _save(sol, args.save)
     if args.plot is not None:
         _plot(args.plot, "police_board", sol)
@@ -495,6 +495,21 @@ def _add_play_options(parser: argparse.ArgumentParser, misere: str) -> None:
     parser.set_defaults(run=_cmd_play)
 
 
+def _threads(text: str) -> int:
+    """--threads: a positive integer (digits only)."""
+    from grundy._common import MAX_THREADS, shorten
+    if not re.fullmatch(r"[0-9]+", text, re.ASCII) or not 1 <= int(text) <= MAX_THREADS:
+        raise argparse.ArgumentTypeError(f"--threads must be an integer 1..{MAX_THREADS}, "
+                                         f"got {shorten(text, 40)}")
+    return int(text)
+
+
+def _add_threads(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--threads", type=_threads, default=None, metavar="N",
+                        help="threads to solve with (default: every core this process may "
+                             "use; 1: one); any number gives the same output")
+
+
 def _add_max_memory(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-memory", type=_memory, default=None, metavar="SIZE",
                         help="refuse work needing more memory than SIZE, e.g. 512M or 4G "
@@ -540,6 +555,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a file of lines 'position WIN|LOSS|TIE' fixing the outcome of "
                         "positions where the game is over (a TIE: it ends without a winner)")
     _add_save(p, "the solution")
+    _add_threads(p)
     _add_max_memory(p)
     p.set_defaults(run=_cmd_graph)
 
@@ -567,6 +583,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_save(p, "the solution (every position)")
     _add_plot(p, "the board: the outcome for the police from every cell, the thief on its "
                  "start cell, the police to move")
+    _add_threads(p)
     _add_max_memory(p)
     p.set_defaults(run=_cmd_police)
 

@@ -47,7 +47,8 @@ import numpy as np
 import numpy.typing as npt
 
 from grundy._common import (LOSS, TIE, WIN, Int64Array, MemoryLimitError, Outcome,
-                            check_bool, check_count, check_memory, check_number, is_hashable,
+                            check_bool, check_count, check_memory, check_number, check_threads,
+                            is_hashable,
                             readonly, resolve_max_memory, shorten)
 from grundy._progress import Progress, Report, check_progress, reporting
 from grundy.graph import GameGraph, solve_bytes
@@ -178,7 +179,7 @@ class BatchGame:
     ...         return np.zeros(len(codes), dtype=np.int8)
     >>> sol = solve_game(Subtraction())
     >>> sol[10], sol[8]
-    (Evaluation(WIN, remoteness=5, move=8), Evaluation(LOSS, remoteness=4, move=5))
+    (Evaluation(WIN, remoteness=5, move=8), Evaluation(LOSS, remoteness=4, move=7))
     """
 
     def start(self) -> int:
@@ -711,7 +712,7 @@ def _int64(values: array[int]) -> Int64Array:
 
 def solve_game(game: Any, *, start: Any = None, misere: bool = False,
                max_positions: int | None = None, max_memory: int | None = None,
-               progress: Progress = None) -> GameSolution:
+               progress: Progress = None, threads: int | None = None) -> GameSolution:
     """Explore a game from its rules and solve every position reachable from the start.
 
     Parameters
@@ -733,6 +734,10 @@ def solve_game(game: Any, *, start: Any = None, misere: bool = False,
         While exploring: True draws a progress bar on a terminal (the
         ``grundy[progress]`` extra); a callable is called as
         ``progress(explored, found)`` about every quarter second.
+    threads : int, optional
+        Threads for the solve once explored (default: every core the
+        process may use; 1: the serial pass).  Any number gives the same
+        answers.
 
     Returns
     -------
@@ -756,7 +761,7 @@ def solve_game(game: Any, *, start: Any = None, misere: bool = False,
     ...     def moves(self, n): return [m for m in (n - 1, n - 2) if m >= 0]
     >>> sol = solve_game(Countdown())
     >>> sol[4], sol.line()
-    (Evaluation(WIN, remoteness=3, move=3), [4, 3, 1, 0])
+    (Evaluation(WIN, remoteness=3, move=3), [4, 3, 2, 0])
     >>> solve_game(Countdown(), misere=True)[4].outcome
     LOSS
     """
@@ -764,6 +769,7 @@ def solve_game(game: Any, *, start: Any = None, misere: bool = False,
     if max_positions is not None:
         max_positions = check_count(max_positions, "max_positions", minimum=1)
     check_progress(progress)
+    threads = check_threads(threads)
     if isinstance(game, BatchGame):
         from grundy.batch import explore_batch
 
@@ -772,7 +778,7 @@ def solve_game(game: Any, *, start: Any = None, misere: bool = False,
             table, indptr, indices, labels = explore_batch(
                 game, first, max_positions=max_positions, max_memory=max_memory,
                 progress=report)
-        sol = _solve(indptr, indices, labels, misere, max_memory)
+        sol = _solve(indptr, indices, labels, misere, max_memory, threads)
         return GameSolution._owned(sol.graph, readonly(table.codes()), table, sol, None,
                                    getattr(game, "canonical", None))
     for method in ("moves",) + (("start",) if start is None else ()):
@@ -787,11 +793,11 @@ def solve_game(game: Any, *, start: Any = None, misere: bool = False,
         found = explore([first], game.moves, primitive, canonical, index=index,
                         positions=positions, max_positions=max_positions,
                         max_memory=max_memory, progress=report, what=shorten(game))
-    sol = _solve(found.indptr, found.indices, found.labels, misere, max_memory)
+    sol = _solve(found.indptr, found.indices, found.labels, misere, max_memory, threads)
     return GameSolution._owned(sol.graph, positions, index, sol, canonical, None)
 
 
 def _solve(indptr: Int64Array, indices: Int64Array, labels: npt.NDArray[np.int8],
-           misere: bool, max_memory: int | None) -> Any:
+           misere: bool, max_memory: int | None, threads: int) -> Any:
     g = GameGraph._owned(indptr, indices)
-    return g.solve(misere=misere, labels=labels, max_memory=max_memory)
+    return g.solve(misere=misere, labels=labels, max_memory=max_memory, threads=threads)

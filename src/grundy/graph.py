@@ -24,6 +24,7 @@ import numpy.typing as npt
 
 from grundy._common import (INT64_MAX, LOSS, TIE, WIN, CycleError, Int64Array,
                             as_int64_array, check_bool, check_count, check_memory, check_number,
+                            check_threads,
                             is_hashable, is_integer, queue_limit_error, readonly, shorten)
 from grundy._core import csr as _csr
 from grundy._core import grundy as _grundy
@@ -693,8 +694,14 @@ class GameGraph:
 
     def solve(self, *, misere: bool = False,
               labels: Mapping[Any, int] | npt.ArrayLike | None = None,
-              max_memory: int | None = None, progress: Progress = None) -> GraphSolution:
+              max_memory: int | None = None, progress: Progress = None,
+              threads: int | None = None) -> GraphSolution:
         """Win/loss/draw, remoteness and an optimal move for every position.
+
+        A position's move is its first move (in the graph's order) that
+        keeps its value: to a LOSS at one less remoteness from a WIN, to the
+        farthest WIN from a LOSS, to the nearest tie from a TIE, to a DRAW
+        from a DRAW.
 
         Ctrl-C stops a long solve (KeyboardInterrupt); the graph is unchanged.
 
@@ -712,6 +719,9 @@ class GameGraph:
             True draws a progress bar on a terminal (the ``grundy[progress]``
             extra); a callable is called as ``progress(done, total)`` about
             every quarter second (done: the positions decided).
+        threads : int, optional
+            Threads for the solve (default: every core the process may use; 1:
+            the serial pass).  Any number gives the same answers.
 
         Returns
         -------
@@ -751,6 +761,7 @@ class GameGraph:
         """
         misere = check_bool(misere, "misere")
         check_progress(progress)
+        threads = check_threads(threads)
         n, m = self.n_positions, self.n_moves
         fixed = solve_bytes(n, m)             # then the queue
         what = f"solving a graph with {n:,} positions and {m:,} moves"
@@ -764,7 +775,7 @@ class GameGraph:
             status = _retro.solve_graph(self._indptr, self._indices, outcome, remoteness,
                                         move, misere, max_queue_bytes=min(limit - fixed,
                                                                           INT64_MAX),
-                                        progress=report)
+                                        progress=report, threads=threads)
             if report is not None and status == "ok":
                 report(n, n)                    # done
         if status != "ok":

@@ -526,7 +526,7 @@ class ImpartialGame:
         >>> game = ImpartialGame(lambda n: [n - s for s in (1, 2) if s <= n])
         >>> sol = game.solve(4)
         >>> sol[4], sol.line()
-        (Evaluation(WIN, remoteness=3, move=3), [4, 3, 1, 0])
+        (Evaluation(WIN, remoteness=3, move=3), [4, 3, 2, 0])
         >>> game.solve(4, misere=True)[4].outcome
         LOSS
         """

@@ -31,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from grundy._common import (DRAW, INT64_MAX, Int64Array, check_bool, check_memory,
-                            check_number, queue_limit_error, readonly, shorten)
+                            check_number, check_threads, queue_limit_error, readonly, shorten)
 from grundy._core import retrograde as _retro
 from grundy._progress import Progress, check_progress, reporting
 from grundy.solution import Solution, checked_array
@@ -50,8 +50,8 @@ def source_bytes(n: int, remoteness_bytes: int, fixed: int, allowance: int) -> i
 
 def solve_arrays(source: Any, *, misere: bool = False, max_memory: int | None = None,
                  fixed_bytes: int = 0, allowance: int | None = None,
-                 what: str = "solving the game", progress: Progress = None
-                 ) -> tuple[npt.NDArray[np.int8], Remoteness]:
+                 what: str = "solving the game", progress: Progress = None,
+                 threads: int = 1) -> tuple[npt.NDArray[np.int8], Remoteness]:
     """The outcome (int8) and compact remoteness of every state of a source:
     the one driver around the engine (memory refused beforehand, the
     remoteness widened on overflow, the engine's codes as exceptions)."""
@@ -70,7 +70,7 @@ def solve_arrays(source: Any, *, misere: bool = False, max_memory: int | None = 
         with reporting(progress, "solving") as report:
             status = _retro.solve_source(source, state, remoteness, misere,
                                          max_queue_bytes=min(limit - fixed, INT64_MAX),
-                                         progress=report)
+                                         progress=report, threads=threads)
             if report is not None and status == "ok":
                 report(n, n)                    # done
         if status == "ok":
@@ -85,8 +85,8 @@ def solve_arrays(source: Any, *, misere: bool = False, max_memory: int | None = 
     return readonly(state).view(np.int8), readonly(remoteness)
 
 
-def solve_source(source: Any, *, misere: bool = False,
-                 max_memory: int | None = None, progress: Progress = None) -> SourceSolution:
+def solve_source(source: Any, *, misere: bool = False, max_memory: int | None = None,
+                 progress: Progress = None, threads: int | None = None) -> SourceSolution:
     """Solve every state of a compiled game (a ``MoveSource`` plug-in).
 
     Parameters
@@ -103,6 +103,9 @@ def solve_source(source: Any, *, misere: bool = False,
         True draws a progress bar on a terminal (the ``grundy[progress]``
         extra); a callable is called as ``progress(done, total)`` about
         every quarter second (done: the states decided).
+    threads : int, optional
+        Threads for the solve (default: every core the process may use; 1:
+        the serial pass).  Any number gives the same answers.
 
     Returns
     -------
@@ -131,10 +134,12 @@ def solve_source(source: Any, *, misere: bool = False,
         raise TypeError(f"source must be a MoveSource (a compiled game), got {shorten(source)}")
     misere = check_bool(misere, "misere")
     check_progress(progress)
+    threads = check_threads(threads)
     outcome, remoteness = solve_arrays(source, misere=misere, max_memory=max_memory,
                                        what=f"solving a game of {source.n_states:,} states",
-                                       progress=progress)
-    solution: SourceSolution = SourceSolution._owned(source, outcome, remoteness, max_memory)
+                                       progress=progress, threads=threads)
+    solution: SourceSolution = SourceSolution._owned(source, outcome, remoteness, max_memory,
+                                                     threads)
     return solution
 
 
@@ -177,7 +182,7 @@ class SourceSolution(Solution):
     ([3, 6], [-1, -1, 3, 6, 5, 4, -1, -1])
     """
 
-    __slots__ = ("source", "_outcome", "_rem", "_remoteness", "_move", "_max_memory",
+    __slots__ = ("source", "_outcome", "_rem", "_remoteness", "_move", "_max_memory", "_threads",
                  "_lock")
 
     def __init__(self, source: Any, outcome: npt.ArrayLike, remoteness: npt.ArrayLike, *,
@@ -192,20 +197,21 @@ class SourceSolution(Solution):
 
     @classmethod
     def _owned(cls, source: Any, outcome: npt.NDArray[np.int8], remoteness: Remoteness,
-               max_memory: int | None) -> Any:
+               max_memory: int | None, threads: int | None = None) -> Any:
         """A solution on the arrays of a solve (not copied)."""
         self = cls.__new__(cls)
-        self._setup(source, readonly(outcome), readonly(remoteness), max_memory)
+        self._setup(source, readonly(outcome), readonly(remoteness), max_memory, threads)
         return self
 
     def _setup(self, source: Any, outcome: npt.NDArray[np.int8], remoteness: Remoteness,
-               max_memory: int | None) -> None:
+               max_memory: int | None, threads: int | None = None) -> None:
         self.source = source
         self._outcome = outcome
         self._rem = remoteness                      # compact: 0 at draws
         self._remoteness: Int64Array | None = None
         self._move: Int64Array | None = None
         self._max_memory = max_memory
+        self._threads = threads                     # for the move array (None: all cores)
         self._lock = threading.Lock()               # one build of each lazy array
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -288,7 +294,8 @@ class SourceSolution(Solution):
                 n = self._outcome.size
                 check_memory(8 * n, self._max_memory, f"the int64 moves of {n:,} positions")
                 move = np.empty(n, dtype=np.int64)
-                _retro.best_moves(self.source, self._outcome, self._rem, 0, n, move)
+                _retro.best_moves(self.source, self._outcome, self._rem, 0, n, move,
+                                  threads=check_threads(self._threads))
                 self._move = readonly(move)
             return self._move
 

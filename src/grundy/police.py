@@ -32,7 +32,8 @@ import numpy as np
 import numpy.typing as npt
 
 from grundy._common import (DRAW, LOSS, WIN, Int64Array, Outcome, check_bool, check_int,
-                            check_memory, check_number, is_integer, readonly, shorten)
+                            check_memory, check_number, check_threads, is_integer, readonly,
+                            shorten)
 from grundy._core import police as _police
 from grundy._progress import Progress, check_progress
 from grundy.implicit import SourceSolution, solve_arrays, source_bytes
@@ -567,8 +568,8 @@ class PoliceThief:
 
     # -- solving --------------------------------------------------------------
 
-    def solve(self, *, max_memory: int | None = None,
-              progress: Progress = None) -> PoliceThiefSolution:
+    def solve(self, *, max_memory: int | None = None, progress: Progress = None,
+              threads: int | None = None) -> PoliceThiefSolution:
         """Outcome, remoteness and best move of every position.
 
         Ctrl-C stops a long solve (KeyboardInterrupt).
@@ -583,6 +584,9 @@ class PoliceThief:
             True draws a progress bar on a terminal (the ``grundy[progress]``
             extra); a callable is called as ``progress(done, total)`` about
             every quarter second (done: the positions decided).
+        threads : int, optional
+            Threads for the solve (default: every core the process may use; 1:
+            the serial pass).  Any number gives the same answers.
 
         Returns
         -------
@@ -599,14 +603,16 @@ class PoliceThief:
         'The thief escapes'
         """
         check_progress(progress)
+        threads = check_threads(threads)
         what = f"solving this board ({self.n_positions:,} positions)"
         check_memory(self.memory_estimate(), max_memory, what)     # before the tables
         source = self._source()
         outcome, remoteness = solve_arrays(source, max_memory=max_memory,
                                            fixed_bytes=self._table_bytes(),
                                            allowance=self._queue_allowance(), what=what,
-                                           progress=progress)
-        return PoliceThiefSolution._of_board(self, outcome, remoteness, max_memory, source)
+                                           progress=progress, threads=threads)
+        return PoliceThiefSolution._of_board(self, outcome, remoteness, max_memory, source,
+                                             threads)
 
 
 def _restore_solution(cls: type[PoliceThiefSolution], board: PoliceThief,
@@ -674,10 +680,12 @@ class PoliceThiefSolution(SourceSolution):
     @classmethod
     def _of_board(cls, board: PoliceThief, outcome: npt.NDArray[np.int8],
                remoteness: npt.NDArray[np.uint16] | npt.NDArray[np.int32],
-               max_memory: int | None, source: Any = None) -> PoliceThiefSolution:
+               max_memory: int | None, source: Any = None,
+               threads: int | None = None) -> PoliceThiefSolution:
         """A solution on the arrays of a solve (not copied), and its rules."""
         self: PoliceThiefSolution = super()._owned(
-            board._source() if source is None else source, outcome, remoteness, max_memory)
+            board._source() if source is None else source, outcome, remoteness, max_memory,
+            threads)
         self.board = board
         return self
 

@@ -24,7 +24,9 @@ import threading
 
 import numpy as np
 
-from libc.stdlib cimport malloc, free
+from cython.parallel cimport prange, threadid
+from libc.stdlib cimport malloc, calloc, realloc, free
+from libc.string cimport memcpy
 from libc.stdint cimport INT64_MAX
 
 from grundy._core._typedefs cimport (int8_t, int32_t, int64_t, uint8_t,
@@ -416,6 +418,243 @@ cdef int _tie_pass(MoveSource src, count_t* state, rem_t* remoteness,
     return RETRO_OK
 
 
+# ---------------------------------------------------------------------------
+# The same pass on several threads, level by level.
+#
+# Each thread owns a contiguous block of the states (``owner(u) = u //
+# span``): only it ever writes their state bytes and remoteness, so nothing
+# is atomic.  The states decided at remoteness r (a level) are taken in
+# slices; for each slice the threads first generate the predecessors of
+# their share of it and route each one, with one bit saying whether the
+# state it moves to is a LOSS, to its owner's inbox (phase A); then each
+# thread applies its inboxes to its own states (phase B): a move to a LOSS
+# makes an undecided predecessor a WIN, a move to a WIN takes one from its
+# counter (a LOSS at 0), and a state decided now gets remoteness r + 1 and
+# goes into its owner's part of the next level.  Outcome and remoteness
+# depend only on the level at which a state is decided, not on the order
+# within a level, so they equal the serial pass's whatever the number of
+# threads.  (The pass records no moves: a solve picks them afterwards, the
+# first optimal successor of each state in move order, the same for every
+# thread count.)  Ctrl-C is looked for between slices, by the calling
+# thread.  The ties, if any, are then found by the serial breadth-first pass.
+
+cdef extern from *:
+    """
+    #if defined(_MSC_VER)
+    #include <intrin.h>
+    static inline long long grundy_add64(long long* p, long long v) {
+        return _InterlockedExchangeAdd64((volatile long long*) p, v) + v;
+    }
+    #else
+    static inline long long grundy_add64(long long* p, long long v) {
+        return __atomic_add_fetch(p, v, __ATOMIC_RELAXED);
+    }
+    #endif
+    """
+    int64_t grundy_add64(int64_t* p, int64_t v) noexcept nogil
+
+
+cdef enum:
+    LEVEL_SLICE = 1 << 18     # states of a level per round of the two phases
+    PUSH_MIN = 1 << 12        # first size of a buffer
+
+
+cdef struct Lane:             # a growing array of ids that one thread writes
+    int64_t* data
+    int64_t size
+    int64_t cap
+    char pad[40]              # no two threads' counters on one cache line
+
+
+cdef int _lane_push(Lane* lane, int64_t x, int64_t* reserved,
+                    int64_t max_bytes) noexcept nogil:
+    cdef int64_t cap
+    cdef int64_t* data
+    if lane.size == lane.cap:
+        cap = PUSH_MIN if lane.cap == 0 else 2 * lane.cap
+        if grundy_add64(reserved, (cap - lane.cap) * 8) > max_bytes:
+            grundy_add64(reserved, -(cap - lane.cap) * 8)
+            return RETRO_MEMORY_LIMIT
+        data = <int64_t*> realloc(lane.data, cap * sizeof(int64_t))
+        if data == NULL:
+            return RETRO_NO_MEMORY
+        lane.data = data
+        lane.cap = cap
+    lane.data[lane.size] = x
+    lane.size += 1
+    return RETRO_OK
+
+
+cdef int _gather(Lane* lanes, int nthreads, int64_t** level, int64_t* level_n,
+                 int64_t* reserved, int64_t max_bytes) noexcept nogil:
+    """The lanes' states, concatenated, become the level (lanes emptied)."""
+    cdef int t
+    cdef int64_t total = 0, at = 0
+    cdef int64_t* out
+    for t in range(nthreads):
+        total += lanes[t].size
+    if grundy_add64(reserved, total * 8 - level_n[0] * 8) > max_bytes:
+        return RETRO_MEMORY_LIMIT
+    out = <int64_t*> malloc(max(total, 1) * sizeof(int64_t))
+    if out == NULL:
+        return RETRO_NO_MEMORY
+    for t in range(nthreads):
+        if lanes[t].size:
+            memcpy(out + at, lanes[t].data, lanes[t].size * sizeof(int64_t))
+        at += lanes[t].size
+        lanes[t].size = 0
+    free(level[0])
+    level[0] = out
+    level_n[0] = total
+    return RETRO_OK
+
+
+cdef int _apply(count_t* state, rem_t* remoteness, Lane* inbox, int64_t r,
+                int64_t max_remoteness, Lane* next_level, int64_t* reserved,
+                int64_t max_bytes) noexcept nogil:
+    """Phase B for one owner: the moves routed to its states (id << 1 | the
+    state moved to is a LOSS)."""
+    cdef count_t win_mark = <count_t> -1, loss_mark = <count_t> -2, c
+    cdef int64_t i, x, u
+    cdef int status
+    for i in range(inbox.size):
+        x = inbox.data[i]
+        u = x >> 1
+        c = state[u]
+        if _decided(c):
+            continue
+        if x & 1:
+            state[u] = win_mark
+        elif c == 1:
+            state[u] = loss_mark
+        else:
+            state[u] = c - 1
+            continue
+        if r > max_remoteness:
+            return RETRO_OVERFLOW
+        remoteness[u] = <rem_t> r
+        status = _lane_push(next_level, u, reserved, max_bytes)
+        if status != RETRO_OK:
+            return status
+    inbox.size = 0
+    return RETRO_OK
+
+
+cdef int _retrograde_threads(MoveSource src, count_t* state, rem_t* remoteness,
+                             count_t terminal, int64_t max_remoteness,
+                             int64_t max_queue_bytes, int nthreads) noexcept nogil:
+    """``_retrograde`` on ``nthreads`` threads (no moves recorded)."""
+    cdef count_t win_mark = <count_t> -1, loss_mark = <count_t> -2, c
+    cdef count_t tie_mark = <count_t> -3
+    cdef int64_t n = src.n_states, s, i, j, k, lo, hi, r = 0, done = 0
+    cdef int64_t span = (n + nthreads - 1) // nthreads, reserved = 0, level_n = 0, lost
+    cdef int64_t* level = NULL
+    cdef const int64_t* preds = NULL
+    cdef int t, d, status = RETRO_OK
+    cdef bint ties = False
+    cdef Queue q
+    cdef Lane* lanes = <Lane*> calloc(nthreads, sizeof(Lane))          # the next level
+    cdef Lane* routes = <Lane*> calloc(nthreads * nthreads, sizeof(Lane))   # [from][to]
+    cdef int* codes = <int*> calloc(nthreads, sizeof(int))
+    cdef bint* tie_seen = <bint*> calloc(nthreads, sizeof(bint))
+    cdef int64_t width = src.max_predecessors + 1
+    cdef int64_t* bufs = <int64_t*> malloc(nthreads * width * sizeof(int64_t))
+    # The routed moves of a slice (8 bytes each, at most width a state) take
+    # at most a quarter of the queue's budget.
+    cdef int64_t slice_size = max(1024, min(<int64_t> LEVEL_SLICE,
+                                            max_queue_bytes // (32 * width)))
+    if lanes == NULL or routes == NULL or codes == NULL or tie_seen == NULL or bufs == NULL:
+        status = RETRO_NO_MEMORY
+
+    # The known states (marks, and terminal positions): the first level.
+    lo = 0
+    while status == RETRO_OK and lo < n:
+        hi = min(n, lo + (CHECK_EVERY_STATES + 1))
+        for s in prange(lo, hi, num_threads=nthreads, schedule="static"):
+            t = threadid()
+            remoteness[s] = 0
+            c = state[s]
+            if c == 0:
+                c = terminal
+                state[s] = c
+            if c == win_mark or c == loss_mark:
+                if codes[t] == RETRO_OK:
+                    codes[t] = _lane_push(&lanes[t], s, &reserved, max_queue_bytes)
+            elif c == tie_mark:
+                tie_seen[t] = True
+        lo = hi
+        for t in range(nthreads):
+            if codes[t] != RETRO_OK:
+                status = codes[t]
+        if status == RETRO_OK and interrupted():
+            status = RETRO_INTERRUPTED
+    if status == RETRO_OK:
+        status = _gather(lanes, nthreads, &level, &level_n, &reserved, max_queue_bytes)
+
+    # Level by level: the states of remoteness r decide those of r + 1.
+    while status == RETRO_OK and level_n > 0:
+        lo = 0
+        while status == RETRO_OK and lo < level_n:
+            hi = min(level_n, lo + slice_size)
+            # Phase A: predecessors, routed to their owners.
+            for i in prange(lo, hi, num_threads=nthreads, schedule="static"):
+                t = threadid()
+                if codes[t] != RETRO_OK:
+                    continue
+                s = level[i]
+                preds = NULL            # assigned here: private to the thread
+                k = src.predecessors(s, bufs + t * width, &preds)
+                lost = state[s] == loss_mark
+                for j in range(k):
+                    if codes[t] == RETRO_OK:
+                        codes[t] = _lane_push(&routes[t * nthreads + preds[j] // span],
+                                              preds[j] * 2 + lost, &reserved,
+                                              max_queue_bytes)
+            # Phase B: each thread applies what was routed to its states.
+            for d in prange(nthreads, num_threads=nthreads, schedule="static", chunksize=1):
+                for t in range(nthreads):
+                    if codes[d] == RETRO_OK:
+                        codes[d] = _apply(state, remoteness, &routes[t * nthreads + d], r + 1,
+                                          max_remoteness, &lanes[d], &reserved,
+                                          max_queue_bytes)
+            done += hi - lo
+            lo = hi
+            for t in range(nthreads):
+                if codes[t] != RETRO_OK:
+                    status = codes[t]
+            if status == RETRO_OK and _check(done, n):
+                status = RETRO_INTERRUPTED
+        if status == RETRO_OK:
+            status = _gather(lanes, nthreads, &level, &level_n, &reserved, max_queue_bytes)
+        r += 1
+
+    for t in range(nthreads):
+        if tie_seen != NULL:
+            ties = ties or tie_seen[t]
+        if lanes != NULL:
+            free(lanes[t].data)
+        if routes != NULL:
+            for d in range(nthreads):
+                free(routes[t * nthreads + d].data)
+    free(lanes)
+    free(routes)
+    free(codes)
+    free(tie_seen)
+    free(bufs)
+    free(level)
+    if status == RETRO_OK and ties:         # rare: the serial breadth-first pass
+        status = queue_init(&q, max_queue_bytes)
+        if status == RETRO_OK:
+            level = <int64_t*> malloc(width * sizeof(int64_t))
+            if level == NULL:
+                status = RETRO_NO_MEMORY
+            else:
+                status = _tie_pass(src, state, remoteness, NULL, max_remoteness, &q, level)
+                free(level)
+            queue_free(&q)
+    return status
+
+
 cdef int retrograde_wide(MoveSource src, int64_t* state, int64_t* remoteness,
                          int64_t* move, int64_t terminal,
                          int64_t max_queue_bytes) noexcept nogil:
@@ -522,7 +761,7 @@ cdef class CSRSource(MoveSource):
 def solve_graph(const int64_t[::1] indptr, const int64_t[::1] indices,
                 int8_t[::1] outcome, int64_t[::1] remoteness,
                 int64_t[::1] move, bint misere=False,
-                int64_t max_queue_bytes=INT64_MAX, progress=None):
+                int64_t max_queue_bytes=INT64_MAX, progress=None, int threads=1):
     """Solve the game on a CSR graph in place.
 
     ``outcome`` comes in holding the labels (1 WIN, -1 LOSS, 0 not fixed) and
@@ -534,19 +773,24 @@ def solve_graph(const int64_t[::1] indptr, const int64_t[::1] indices,
     runs out, KeyboardInterrupt on Ctrl-C.  ``progress(done, total)``, if
     given, is called every few milliseconds of the main pass (done: states
     decided so far); an exception it raises stops the pass and propagates.
+    ``threads`` > 1 runs the pass level by level on that many threads: the
+    same outcome, remoteness and move.  A vertex's move is its first
+    successor (in edge order) that keeps its value.
     """
+    if threads < 1:
+        raise ValueError(f"threads must be >= 1, got {threads}")
     outer = getattr(_local, "progress", None)     # a solve inside a callback
     _local.progress = progress
     try:
         return _solve_graph(indptr, indices, outcome, remoteness, move, misere,
-                            max_queue_bytes)
+                            max_queue_bytes, threads)
     finally:
         _local.progress = outer
 
 
 def _solve_graph(const int64_t[::1] indptr, const int64_t[::1] indices,
                  int8_t[::1] outcome, int64_t[::1] remoteness,
-                 int64_t[::1] move, bint misere, int64_t max_queue_bytes):
+                 int64_t[::1] move, bint misere, int64_t max_queue_bytes, int threads):
     cdef int64_t n = indptr.shape[0] - 1
     cdef CSRSource src = CSRSource(indptr, indices)
     cdef int64_t v
@@ -572,12 +816,12 @@ def _solve_graph(const int64_t[::1] indptr, const int64_t[::1] indices,
         compact = np.empty(n, dtype=np.uint8)
         with nogil:
             status = _solve_states(src, indptr, indices, outcome, remoteness, move,
-                                   misere, compact, max_queue_bytes)
+                                   misere, compact, max_queue_bytes, threads)
     else:
         wide = np.empty(n, dtype=np.int64)
         with nogil:
             status = _solve_states(src, indptr, indices, outcome, remoteness, move,
-                                   misere, wide, max_queue_bytes)
+                                   misere, wide, max_queue_bytes, threads)
     if status == RETRO_INTERRUPTED:
         _stopped()
     if status == RETRO_NO_MEMORY:
@@ -585,32 +829,38 @@ def _solve_graph(const int64_t[::1] indptr, const int64_t[::1] indices,
     return "memory limit" if status == RETRO_MEMORY_LIMIT else "ok"
 
 
-cdef inline void _finish(const int64_t[::1] indptr, const int64_t[::1] indices,
-                         count_t* state, int8_t[::1] outcome,
-                         int64_t[::1] remoteness, int64_t[::1] move) noexcept nogil:
-    """Decode the states into outcomes; give draws remoteness -1 and a move
-    to a drawn successor (one exists: an undecided vertex has an undecided
-    successor)."""
-    cdef int64_t v, e, n = outcome.shape[0]
+cdef void _finish(const int64_t[::1] indptr, const int64_t[::1] indices,
+                  count_t* state, int8_t[::1] outcome, int64_t[::1] remoteness,
+                  int64_t[::1] move, int nthreads) noexcept nogil:
+    """Decode the states into outcomes (draws: remoteness -1), then give each
+    vertex its first successor that keeps its value (-1 where the game is
+    over: remoteness 0); a draw has a drawn successor (an undecided vertex
+    has an undecided successor)."""
+    cdef int64_t v, e, n = outcome.shape[0], found
     cdef count_t win_mark = <count_t> -1, loss_mark = <count_t> -2, st
     cdef count_t tie_mark = <count_t> -3
-    for v in range(n):
+    for v in prange(n, num_threads=nthreads, schedule="static"):
         st = state[v]
         outcome[v] = WIN if st == win_mark else (LOSS if st == loss_mark else
                                                  (TIE if st == tie_mark else DRAW))
-    for v in range(n):
         if outcome[v] == DRAW:
             remoteness[v] = -1
+    for v in prange(n, num_threads=nthreads, schedule="static"):
+        found = -1
+        if remoteness[v] != 0:
             for e in range(indptr[v], indptr[v + 1]):
-                if outcome[indices[e]] == DRAW:
-                    move[v] = indices[e]
+                if _keeps(outcome[v], remoteness[v], outcome[indices[e]],
+                          remoteness[indices[e]]):
+                    found = indices[e]
                     break
+        move[v] = found
 
 
 cdef int _solve_states(CSRSource src, const int64_t[::1] indptr,
                        const int64_t[::1] indices, int8_t[::1] outcome,
                        int64_t[::1] remoteness, int64_t[::1] move, bint misere,
-                       count_t[::1] state, int64_t max_queue_bytes) noexcept nogil:
+                       count_t[::1] state, int64_t max_queue_bytes,
+                       int nthreads) noexcept nogil:
     """Fill the states from the labels and out-degrees, run the engine, decode."""
     cdef int64_t v, n = outcome.shape[0]
     cdef int status
@@ -625,14 +875,18 @@ cdef int _solve_states(CSRSource src, const int64_t[::1] indptr,
             state[v] = tie_mark
         else:
             state[v] = <count_t> (indptr[v + 1] - indptr[v])
-    if count_t is uint8_t:
-        status = retrograde_compact64(src, &state[0], &remoteness[0], &move[0],
+    if nthreads > 1:
+        status = _retrograde_threads(src, &state[0], &remoteness[0],
+                                     win_mark if misere else loss_mark, INT64_MAX,
+                                     max_queue_bytes, nthreads)
+    elif count_t is uint8_t:
+        status = retrograde_compact64(src, &state[0], &remoteness[0], NULL,
                                       win_mark if misere else loss_mark, max_queue_bytes)
     else:
-        status = retrograde_wide(src, &state[0], &remoteness[0], &move[0],
+        status = retrograde_wide(src, &state[0], &remoteness[0], NULL,
                                  win_mark if misere else loss_mark, max_queue_bytes)
     if status == RETRO_OK:
-        _finish(indptr, indices, &state[0], outcome, remoteness, move)
+        _finish(indptr, indices, &state[0], outcome, remoteness, move, nthreads)
     return status
 
 
@@ -644,7 +898,8 @@ cdef enum:
 
 
 def solve_source(MoveSource src, uint8_t[::1] state, rem_t[::1] remoteness,
-                 bint misere=False, int64_t max_queue_bytes=INT64_MAX, progress=None):
+                 bint misere=False, int64_t max_queue_bytes=INT64_MAX, progress=None,
+                 int threads=1):
     """Solve every state of a compiled game in place.
 
     ``state`` (uint8, n_states) leaves holding the int8 outcome of every
@@ -654,36 +909,59 @@ def solve_source(MoveSource src, uint8_t[::1] state, rem_t[::1] remoteness,
     the queue would need more than ``max_queue_bytes``.  Raises ValueError
     for a source breaking its contract (naming the state), MemoryError if
     memory runs out, KeyboardInterrupt on Ctrl-C.  ``progress(done,
-    total)``: as in :func:`solve_graph`.
+    total)``: as in :func:`solve_graph`; ``threads`` too (the same outcome
+    and remoteness).  The source's methods must then be safe to call from
+    several threads at once (they are if they only read the source).
     """
+    if threads < 1:
+        raise ValueError(f"threads must be >= 1, got {threads}")
     outer = getattr(_local, "progress", None)     # a solve inside a callback
     _local.progress = progress
     try:
-        return _solve_source(src, state, remoteness, misere, max_queue_bytes)
+        return _solve_source(src, state, remoteness, misere, max_queue_bytes, threads)
     finally:
         _local.progress = outer
 
 
+cdef enum:
+    INITIAL_SLICE = 1 << 16       # states per call of initial_states on a thread
+
+
 def _solve_source(MoveSource src, uint8_t[::1] state, rem_t[::1] remoteness,
-                  bint misere, int64_t max_queue_bytes):
-    cdef int64_t n = src.n_states, s, d = 0, bad = -1, lo
+                  bint misere, int64_t max_queue_bytes, int threads):
+    cdef int64_t n = src.n_states, s, d = 0, bad = -1, lo, hi, a, found
     cdef int8_t p = 0
-    cdef int status = RETRO_OK
+    cdef int status = RETRO_OK, t
     if state.shape[0] != n or remoteness.shape[0] != n:
         raise ValueError(f"state and remoteness must have {n} entries")
     if n == 0:
         return "ok"
-    cdef int64_t* buf = <int64_t*> malloc((max(src.max_successors, 0) + 1) * sizeof(int64_t))
+    cdef int64_t width = max(src.max_successors, 0) + 1
+    cdef int64_t* buf = <int64_t*> malloc(threads * width * sizeof(int64_t))
     if buf == NULL:
-        raise MemoryError("out of memory for the successor buffer")
+        raise MemoryError("out of memory for the successor buffers")
     with nogil:
         lo = 0
         while lo < n:           # in slices, looking for Ctrl-C between them
-            bad = src.initial_states(&state[0], lo, min(lo + CHECK_EVERY_STATES + 1, n), buf)
+            hi = min(lo + CHECK_EVERY_STATES + 1, n)
+            # Sub-slices on the threads; the first bad state of each kept.
+            for a in prange(lo, hi, INITIAL_SLICE, num_threads=threads, schedule="static"):
+                t = threadid()
+                found = src.initial_states(&state[0], a, min(a + INITIAL_SLICE, hi),
+                                           buf + t * width)
+                # A flag per sub-slice for the scan below (the pass resets it).
+                remoteness[a] = 1 if found >= 0 else 0
+            a = lo
+            while a < hi:
+                if remoteness[a] == 1:
+                    bad = src.initial_states(&state[0], a, min(a + INITIAL_SLICE, hi), buf)
+                    if bad >= 0:
+                        break
+                a += INITIAL_SLICE
             if bad >= 0:
                 status = BAD_INITIAL
                 break
-            lo += CHECK_EVERY_STATES + 1
+            lo = hi
             if interrupted():
                 status = RETRO_INTERRUPTED
                 break
@@ -698,7 +976,21 @@ def _solve_source(MoveSource src, uint8_t[::1] state, rem_t[::1] remoteness,
             raise ValueError(f"primitive({bad}) gave {p}: expected 0, WIN (1), LOSS (-1) "
                              f"or TIE (2)")
         raise ValueError(f"state {bad} has {d} moves: a state has 0..{COMPACT_MAX_MOVES}")
-    if status == RETRO_OK:
+    if status == RETRO_OK and threads > 1:
+        with nogil:
+            if rem_t is uint16_t:
+                status = _retrograde_threads(src, &state[0], &remoteness[0],
+                                             COMPACT_WIN if misere else COMPACT_LOSS,
+                                             <int64_t> 0xFFFF, max_queue_bytes, threads)
+            elif rem_t is int32_t:
+                status = _retrograde_threads(src, &state[0], &remoteness[0],
+                                             COMPACT_WIN if misere else COMPACT_LOSS,
+                                             <int64_t> 0x7FFFFFFF, max_queue_bytes, threads)
+            else:
+                status = _retrograde_threads(src, &state[0], &remoteness[0],
+                                             COMPACT_WIN if misere else COMPACT_LOSS,
+                                             INT64_MAX, max_queue_bytes, threads)
+    elif status == RETRO_OK:
         with nogil:
             if rem_t is uint16_t:
                 status = retrograde_compact16(src, &state[0], &remoteness[0], NULL,
@@ -723,7 +1015,7 @@ def _solve_source(MoveSource src, uint8_t[::1] state, rem_t[::1] remoteness,
     cdef int8_t* out = <int8_t*> &state[0]
     cdef uint8_t st
     with nogil:
-        for s in range(n):
+        for s in prange(n, num_threads=threads, schedule="static"):
             st = state[s]
             out[s] = WIN if st == COMPACT_WIN else (LOSS if st == COMPACT_LOSS else
                                                     (TIE if st == COMPACT_TIE else DRAW))
@@ -731,7 +1023,7 @@ def _solve_source(MoveSource src, uint8_t[::1] state, rem_t[::1] remoteness,
 
 
 def best_moves(MoveSource src, const int8_t[::1] outcome, const rem_t[::1] remoteness,
-               int64_t start, int64_t stop, int64_t[::1] move):
+               int64_t start, int64_t stop, int64_t[::1] move, int threads=1):
     """Optimal successors of the states ``start..stop-1`` into ``move[0:stop-start]``.
 
     A state's move is its first successor (in ``successors()`` order) that
@@ -740,33 +1032,42 @@ def best_moves(MoveSource src, const int8_t[::1] outcome, const rem_t[::1] remot
     -1 where the game is over (primitive) or there is no move.  ``outcome``
     and ``remoteness`` are a solve's (remoteness 0 at draws).
     """
-    cdef int64_t n = src.n_states, s, i, k, s2, found
+    cdef int64_t n = src.n_states, s, i, k, s2, found, lo, hi
     cdef int8_t o
     cdef int64_t r
+    cdef int t
     cdef bint stopped = False
+    if threads < 1:
+        raise ValueError(f"threads must be >= 1, got {threads}")
     if outcome.shape[0] != n or remoteness.shape[0] != n:
         raise ValueError(f"outcome and remoteness must have {n} entries")
     if not (0 <= start <= stop <= n) or move.shape[0] < stop - start:
         raise ValueError(f"states {start}..{stop} do not fit 0..{n} and the move array")
-    cdef int64_t* buf = <int64_t*> malloc((max(src.max_successors, 0) + 1) * sizeof(int64_t))
+    cdef int64_t width = max(src.max_successors, 0) + 1
+    cdef int64_t* buf = <int64_t*> malloc(threads * width * sizeof(int64_t))
     if buf == NULL:
-        raise MemoryError("out of memory for the successor buffer")
+        raise MemoryError("out of memory for the successor buffers")
     with nogil:
-        for s in range(start, stop):
-            if ((s - start) & CHECK_EVERY_STATES) == CHECK_EVERY_STATES and interrupted():
+        lo = start
+        while lo < stop:        # in slices, looking for Ctrl-C between them
+            hi = min(stop, lo + CHECK_EVERY_STATES + 1)
+            for s in prange(lo, hi, num_threads=threads, schedule="static"):
+                t = threadid()
+                found = -1
+                if src.primitive(s) == 0:
+                    o = outcome[s]
+                    r = remoteness[s]
+                    k = src.successors(s, buf + t * width)
+                    for i in range(k):
+                        s2 = buf[t * width + i]
+                        if 0 <= s2 < n and _keeps(o, r, outcome[s2], remoteness[s2]):
+                            found = s2
+                            break
+                move[s - start] = found
+            lo = hi
+            if lo < stop and interrupted():
                 stopped = True
                 break
-            found = -1
-            if src.primitive(s) == 0:
-                o = outcome[s]
-                r = remoteness[s]
-                k = src.successors(s, buf)
-                for i in range(k):
-                    s2 = buf[i]
-                    if 0 <= s2 < n and _keeps(o, r, outcome[s2], remoteness[s2]):
-                        found = s2
-                        break
-            move[s - start] = found
     free(buf)
     if stopped:
         raise_interrupt()

@@ -1,0 +1,188 @@
+"""The threaded retrograde pass equals the serial one exactly, for any thread count.
+
+Outcome and remoteness come from the level at which a position is decided,
+so every thread count must give the same arrays; the move is the first
+optimal successor in move order, the same rule everywhere.  More threads
+than cores (8 on this 2-core machine) included.
+"""
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import numpy as np
+import pytest
+
+import grundy
+from grundy import LOSS, TIE, WIN
+
+THREADS = [1, 2, 4, 8]
+
+
+def same(a, b):
+    return (np.array_equal(a.outcome, b.outcome) and np.array_equal(a.remoteness, b.remoteness)
+            and np.array_equal(a.move, b.move))
+
+
+def random_graph(rng, n, density):
+    m = int(rng.integers(0, int(density * n) + 1))
+    return grundy.GameGraph.from_edges(rng.integers(0, n, size=(m, 2)), n=n)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_random_graphs(seed):
+    """300 graphs a seed (3,000 in all): cycles, self-loops, multi-edges,
+    labels with ties, normal and misère, every thread count."""
+    rng = np.random.default_rng(seed)
+    for trial in range(300):
+        n = int(rng.integers(1, 80))
+        g = random_graph(rng, n, float(rng.choice([0.5, 1.5, 3.0])))
+        labels = None
+        if trial % 3 == 0:
+            fixed = rng.choice(n, size=int(rng.integers(0, min(n, 4) + 1)), replace=False)
+            labels = {int(v): int(rng.choice([WIN, LOSS, TIE])) for v in fixed}
+        misere = bool(trial % 2)
+        serial = g.solve(labels=labels, misere=misere, threads=1)
+        for t in THREADS[1:]:
+            assert same(serial, g.solve(labels=labels, misere=misere, threads=t)), (seed, trial)
+
+
+@pytest.mark.parametrize("n, m", [(20_000, 60_000), (50_000, 400_000)])
+def test_larger_graphs_cross_many_slices(n, m):
+    rng = np.random.default_rng(n)
+    edges = rng.integers(0, n, size=(m, 2))
+    dag = edges[edges[:, 0] < edges[:, 1]]                     # every position decided
+    for g in (grundy.GameGraph.from_edges(edges, n=n), grundy.GameGraph.from_edges(dag, n=n)):
+        serial = g.solve(threads=1)
+        for t in THREADS[1:]:
+            assert same(serial, g.solve(threads=t))
+
+
+def test_moves_are_the_first_optimal_successor():
+    """The move rule, against a direct reading of the definition."""
+    rng = np.random.default_rng(7)
+    for _ in range(200):
+        n = int(rng.integers(1, 40))
+        g = random_graph(rng, n, 2.5)
+        sol = g.solve(threads=2)
+        for v in range(n):
+            o, r = int(sol.outcome[v]), int(sol.remoteness[v])
+            want = -1
+            if r != 0:
+                for w in g.moves(v):
+                    ow, rw = int(sol.outcome[w]), int(sol.remoteness[w])
+                    if (o == 0 and ow == 0) or (o == TIE and ow == TIE and rw == r - 1) or \
+                            (o in (WIN, LOSS) and ow == -o and rw == r - 1):
+                        want = w
+                        break
+            assert sol.move[v] == want
+
+
+def police_board(rng, rows, cols):
+    grid = np.where(rng.random((rows, cols)) < rng.uniform(0, 0.3), "*", ".")
+    cells = rng.choice(rows * cols, size=2 + int(rng.integers(0, 4)), replace=False)
+    grid.flat[cells] = "."
+    grid.flat[cells[0]], grid.flat[cells[1]] = "P", "T"
+    for c in cells[2:]:
+        grid.flat[c] = "E"
+    moves = [("king", "rook"), ("rook", "rook"), ("king", "king"), ([(0, 1), (1, 0)], "rook")]
+    police, thief = moves[int(rng.integers(0, len(moves)))]
+    return grundy.PoliceThief(["".join(r) for r in grid], police_moves=police,
+                              thief_moves=thief, passing=bool(rng.integers(0, 2)))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_police_boards(seed):
+    rng = np.random.default_rng(100 + seed)
+    for _ in range(10):
+        board = police_board(rng, int(rng.integers(1, 26)), int(rng.integers(1, 26)))
+        serial = board.solve(threads=1)
+        for t in THREADS[1:]:
+            other = board.solve(threads=t)
+            assert np.array_equal(serial.outcome, other.outcome)
+            assert np.array_equal(serial.remoteness, other.remoteness)
+        assert np.array_equal(serial.move, board.solve(threads=3).move)
+
+
+def test_police_with_32_bit_remoteness_is_the_same():
+    # A long corridor: remoteness past 65535 reruns the solve with int32.
+    board = grundy.PoliceThief(["P" + "." * 40 + "T"], thief_moves="rook", passing=False)
+    assert np.array_equal(board.solve(threads=1).remoteness, board.solve(threads=2).remoteness)
+
+
+class Chain(grundy.Game):
+    def start(self):
+        return 0
+
+    def moves(self, p):
+        return [q for q in ((p * 7 + 3) % 5000, (p + 1) % 5000, (p * p) % 5000)]
+
+    def primitive(self, p):
+        return TIE if p == 4999 else (LOSS if p % 997 == 0 and p else None)
+
+
+def test_games_from_rules():
+    serial = grundy.solve_game(Chain(), threads=1)
+    for t in THREADS[1:]:
+        assert same(serial, grundy.solve_game(Chain(), threads=t))
+
+
+@pytest.mark.parametrize("bad, exc, match", [
+    (0, ValueError, "threads must be >= 1"), (-2, ValueError, "threads must be >= 1"),
+    (2000, ValueError, "<= 1024"), (1.5, TypeError, "threads must be an integer"),
+    (True, TypeError, "threads must be an integer"), ("2", TypeError, "integer"),
+])
+def test_bad_thread_counts(bad, exc, match):
+    g = grundy.GameGraph.from_edges([(0, 1)])
+    with pytest.raises(exc, match=match):
+        g.solve(threads=bad)
+    with pytest.raises(exc, match=match):
+        grundy.PoliceThief(["PT"]).solve(threads=bad)
+    with pytest.raises(exc, match=match):
+        grundy.solve_game(Chain(), threads=bad)
+
+
+def test_memory_limit_is_kept_with_threads():
+    board = grundy.PoliceThief(["P" + "." * 28 + "T"] + ["." * 30] * 29)
+    with pytest.raises(grundy.MemoryLimitError):
+        board.solve(threads=2, max_memory=board.memory_estimate() // 2)
+    assert board.solve(threads=2, max_memory=board.memory_estimate() * 2).n_positions
+
+
+def test_ctrl_c_stops_a_threaded_solve():
+    code = textwrap.dedent("""
+        import sys, time, grundy
+        board = grundy.PoliceThief(["P" + "." * 88 + "T"] + ["." * 90] * 89)
+        print("go", flush=True)
+        t0 = time.perf_counter()
+        try:
+            board.solve(threads=2)
+        except KeyboardInterrupt:
+            print(f"stopped {time.perf_counter() - t0:.2f}", flush=True)
+        """)
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout.readline().strip() == "go"
+    time.sleep(1.5)
+    sent = time.perf_counter()
+    proc.send_signal(signal.SIGINT)
+    out, _ = proc.communicate(timeout=60)
+    waited = time.perf_counter() - sent
+    assert out.startswith("stopped"), out
+    assert waited < 3.0, waited
+
+
+def test_cli_threads(tmp_path):
+    board = os.path.join(os.path.dirname(__file__), os.pardir, "examples", "police.txt")
+    outs = set()
+    for t in ("1", "2", "5"):
+        r = subprocess.run([sys.executable, "-m", "grundy", "police", board, "--explain",
+                            "--threads", t], capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0, r.stderr
+        outs.add(r.stdout)
+    assert len(outs) == 1
+    for bad in ("0", "x", "-1", "2000"):
+        r = subprocess.run([sys.executable, "-m", "grundy", "police", board, "--threads", bad],
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 2 and "--threads must be an integer 1..1024" in r.stderr
