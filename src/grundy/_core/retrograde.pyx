@@ -457,13 +457,31 @@ cdef extern from *:
 cdef enum:
     LEVEL_SLICE = 1 << 18     # states of a level per round of the two phases
     PUSH_MIN = 1 << 12        # first size of a buffer
+    OWN_SHIFT = 12            # states are owned in blocks of 2^12, round robin
+    PARALLEL_MIN = 1 << 13    # a smaller slice runs on one thread (no barrier to wait at)
+    AHEAD = 8                 # prefetch distance (ids)
 
 
 cdef struct Lane:             # a growing array of ids that one thread writes
     int64_t* data
     int64_t size
     int64_t cap
-    char pad[40]              # no two threads' counters on one cache line
+    char pad[104]             # 128 bytes: no two threads' counters on one cache line
+
+
+cdef inline int64_t _padded(int64_t ids) noexcept nogil:
+    """Room for ``ids`` ids in a per-thread buffer, rounded up so that two
+    threads' buffers (written at every call) never share a cache line."""
+    return (ids + 15) // 16 * 16 + 16
+
+
+cdef inline int _append(Lane* lane, int64_t x, int64_t* reserved,
+                        int64_t max_bytes) noexcept nogil:
+    if lane.size < lane.cap:                  # the usual case, inline
+        lane.data[lane.size] = x
+        lane.size += 1
+        return RETRO_OK
+    return _lane_push(lane, x, reserved, max_bytes)
 
 
 cdef int _lane_push(Lane* lane, int64_t x, int64_t* reserved,
@@ -518,6 +536,8 @@ cdef int _apply(count_t* state, rem_t* remoteness, Lane* inbox, int64_t r,
     cdef int64_t i, x, u
     cdef int status
     for i in range(inbox.size):
+        if i + AHEAD < inbox.size:
+            grundy_prefetch(state + (inbox.data[i + AHEAD] >> 1))
         x = inbox.data[i]
         u = x >> 1
         c = state[u]
@@ -533,7 +553,7 @@ cdef int _apply(count_t* state, rem_t* remoteness, Lane* inbox, int64_t r,
         if r > max_remoteness:
             return RETRO_OVERFLOW
         remoteness[u] = <rem_t> r
-        status = _lane_push(next_level, u, reserved, max_bytes)
+        status = _append(next_level, u, reserved, max_bytes)
         if status != RETRO_OK:
             return status
     inbox.size = 0
@@ -547,24 +567,30 @@ cdef int _retrograde_threads(MoveSource src, count_t* state, rem_t* remoteness,
     cdef count_t win_mark = <count_t> -1, loss_mark = <count_t> -2, c
     cdef count_t tie_mark = <count_t> -3
     cdef int64_t n = src.n_states, s, i, j, k, lo, hi, r = 0, done = 0
-    cdef int64_t span = (n + nthreads - 1) // nthreads, reserved = 0, level_n = 0, lost
+    cdef int64_t reserved = 0, level_n = 0, lost, b
     cdef int64_t* level = NULL
     cdef const int64_t* preds = NULL
-    cdef int t, d, status = RETRO_OK
+    cdef int t, d, err, team, status = RETRO_OK
     cdef bint ties = False
     cdef Queue q
     cdef Lane* lanes = <Lane*> calloc(nthreads, sizeof(Lane))          # the next level
     cdef Lane* routes = <Lane*> calloc(nthreads * nthreads, sizeof(Lane))   # [from][to]
     cdef int* codes = <int*> calloc(nthreads, sizeof(int))
     cdef bint* tie_seen = <bint*> calloc(nthreads, sizeof(bint))
-    cdef int64_t width = src.max_predecessors + 1
+    # owner[u >> OWN_SHIFT]: the thread that owns state u (a table, not a division).
+    cdef int32_t* owner = <int32_t*> malloc(((n >> OWN_SHIFT) + 1) * sizeof(int32_t))
+    cdef int64_t width = _padded(src.max_predecessors + 1)
     cdef int64_t* bufs = <int64_t*> malloc(nthreads * width * sizeof(int64_t))
     # The routed moves of a slice (8 bytes each, at most width a state) take
     # at most a quarter of the queue's budget.
     cdef int64_t slice_size = max(1024, min(<int64_t> LEVEL_SLICE,
                                             max_queue_bytes // (32 * width)))
-    if lanes == NULL or routes == NULL or codes == NULL or tie_seen == NULL or bufs == NULL:
+    if lanes == NULL or routes == NULL or codes == NULL or tie_seen == NULL or bufs == NULL \
+            or owner == NULL:
         status = RETRO_NO_MEMORY
+    else:
+        for b in range((n >> OWN_SHIFT) + 1):
+            owner[b] = <int32_t> (b % nthreads)
 
     # The known states (marks, and terminal positions): the first level.
     lo = 0
@@ -578,8 +604,9 @@ cdef int _retrograde_threads(MoveSource src, count_t* state, rem_t* remoteness,
                 c = terminal
                 state[s] = c
             if c == win_mark or c == loss_mark:
-                if codes[t] == RETRO_OK:
-                    codes[t] = _lane_push(&lanes[t], s, &reserved, max_queue_bytes)
+                err = _append(&lanes[t], s, &reserved, max_queue_bytes)
+                if err != RETRO_OK:             # written only then: no line bouncing
+                    codes[t] = err
             elif c == tie_mark:
                 tie_seen[t] = True
         lo = hi
@@ -596,22 +623,26 @@ cdef int _retrograde_threads(MoveSource src, count_t* state, rem_t* remoteness,
         lo = 0
         while status == RETRO_OK and lo < level_n:
             hi = min(level_n, lo + slice_size)
+            team = nthreads if hi - lo >= PARALLEL_MIN else 1
             # Phase A: predecessors, routed to their owners.
-            for i in prange(lo, hi, num_threads=nthreads, schedule="static"):
+            for i in prange(lo, hi, num_threads=team, schedule="static"):
                 t = threadid()
                 if codes[t] != RETRO_OK:
                     continue
+                if i + AHEAD < hi:
+                    grundy_prefetch(state + level[i + AHEAD])
                 s = level[i]
                 preds = NULL            # assigned here: private to the thread
                 k = src.predecessors(s, bufs + t * width, &preds)
                 lost = state[s] == loss_mark
                 for j in range(k):
-                    if codes[t] == RETRO_OK:
-                        codes[t] = _lane_push(&routes[t * nthreads + preds[j] // span],
-                                              preds[j] * 2 + lost, &reserved,
-                                              max_queue_bytes)
+                    err = _append(&routes[t * nthreads + owner[preds[j] >> OWN_SHIFT]],
+                                  preds[j] * 2 + lost, &reserved, max_queue_bytes)
+                    if err != RETRO_OK:
+                        codes[t] = err
+                        break
             # Phase B: each thread applies what was routed to its states.
-            for d in prange(nthreads, num_threads=nthreads, schedule="static", chunksize=1):
+            for d in prange(nthreads, num_threads=team, schedule="static", chunksize=1):
                 for t in range(nthreads):
                     if codes[d] == RETRO_OK:
                         codes[d] = _apply(state, remoteness, &routes[t * nthreads + d], r + 1,
@@ -641,6 +672,7 @@ cdef int _retrograde_threads(MoveSource src, count_t* state, rem_t* remoteness,
     free(codes)
     free(tie_seen)
     free(bufs)
+    free(owner)
     free(level)
     if status == RETRO_OK and ties:         # rare: the serial breadth-first pass
         status = queue_init(&q, max_queue_bytes)
@@ -936,7 +968,7 @@ def _solve_source(MoveSource src, uint8_t[::1] state, rem_t[::1] remoteness,
         raise ValueError(f"state and remoteness must have {n} entries")
     if n == 0:
         return "ok"
-    cdef int64_t width = max(src.max_successors, 0) + 1
+    cdef int64_t width = _padded(max(src.max_successors, 0) + 1)
     cdef int64_t* buf = <int64_t*> malloc(threads * width * sizeof(int64_t))
     if buf == NULL:
         raise MemoryError("out of memory for the successor buffers")
@@ -1043,7 +1075,7 @@ def best_moves(MoveSource src, const int8_t[::1] outcome, const rem_t[::1] remot
         raise ValueError(f"outcome and remoteness must have {n} entries")
     if not (0 <= start <= stop <= n) or move.shape[0] < stop - start:
         raise ValueError(f"states {start}..{stop} do not fit 0..{n} and the move array")
-    cdef int64_t width = max(src.max_successors, 0) + 1
+    cdef int64_t width = _padded(max(src.max_successors, 0) + 1)
     cdef int64_t* buf = <int64_t*> malloc(threads * width * sizeof(int64_t))
     if buf == NULL:
         raise MemoryError("out of memory for the successor buffers")

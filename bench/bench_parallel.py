@@ -1,0 +1,123 @@
+"""Threads: the retrograde engine and the octal kernels on 1 thread against 2 (or N).
+
+Side by side in one run, alternating the thread counts (best of --repeat):
+
+- police and thief, 100x100 open board (2·10^8 positions);
+- a random graph, n = 10^6 positions and m = 10^7 moves;
+- Grundy's game, G(0..2^22);
+
+then the scaling of the police solve for 1..N threads (N: --max-threads,
+default the cores this process may use), and with --big the 200x200 open
+police board (3.2·10^9 positions): wall time and peak memory of a solve in a
+fresh process, and the refusal on a smaller --max-memory.
+
+    python bench/bench_parallel.py [--repeat 3] [--big] [--max-threads N]
+"""
+import argparse
+import json
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+import grundy
+from grundy._common import usable_cores
+from _util import print_table
+
+
+def open_board(n):
+    rows = ["." * n for _ in range(n)]
+    rows[0] = "P" + rows[0][1:]
+    mid = n // 2
+    rows[mid] = rows[mid][:mid] + "T" + rows[mid][mid + 1:]
+    rows[-1] = rows[-1][:-1] + "E"
+    return grundy.PoliceThief(rows)
+
+
+def alternate(work, counts, repeat):
+    """Best time of work(threads) for each thread count, the counts alternated."""
+    best = {t: float("inf") for t in counts}
+    for _ in range(repeat):
+        for t in counts:
+            t0 = time.perf_counter()
+            work(t)
+            best[t] = min(best[t], time.perf_counter() - t0)
+    return best
+
+
+BIG = r"""
+import json, sys, time, grundy
+def hwm():
+    with open("/proc/self/status") as f:
+        return next(int(l.split()[1]) for l in f if l.startswith("VmHWM")) * 1024
+n, threads = int(sys.argv[1]), int(sys.argv[2])
+max_memory = int(sys.argv[3]) if len(sys.argv) > 3 else None
+rows = ["." * n for _ in range(n)]
+rows[0] = "P" + rows[0][1:]
+rows[n // 2] = rows[n // 2][:n // 2] + "T" + rows[n // 2][n // 2 + 1:]
+rows[-1] = rows[-1][:-1] + "E"
+board = grundy.PoliceThief(rows)
+t0 = time.perf_counter()
+try:
+    sol = board.solve(threads=threads, max_memory=max_memory)
+    result = sol.result
+except MemoryError as exc:
+    result = "refused: " + str(exc)
+print(json.dumps({"seconds": time.perf_counter() - t0, "peak": hwm(), "result": result,
+                  "positions": board.n_positions, "estimate": board.memory_estimate()}))
+"""
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--big", action="store_true", help="also the 200x200 board")
+    parser.add_argument("--max-threads", type=int, default=usable_cores())
+    parser.add_argument("--skip-octal", action="store_true")
+    args = parser.parse_args()
+
+    rows = []
+    board = open_board(100)
+    best = alternate(lambda t: board.solve(threads=t), [1, 2], args.repeat)
+    rows.append(["police 100x100", f"{board.n_positions:.2e}", f"{best[1]:.2f}",
+                 f"{best[2]:.2f}", f"{best[1] / best[2]:.2f}", "1.6"])
+    rng = np.random.default_rng(0)
+    graph = grundy.GameGraph.from_edges(rng.integers(0, 10 ** 6, size=(10 ** 7, 2)), n=10 ** 6)
+    best = alternate(lambda t: graph.solve(threads=t), [1, 2], args.repeat)
+    rows.append(["random graph 1e6/1e7", "1.00e+06", f"{best[1]:.2f}", f"{best[2]:.2f}",
+                 f"{best[1] / best[2]:.2f}", "1.6"])
+    if not args.skip_octal:
+        def grundys(t):
+            grundy.GrundysGame().values(2 ** 22, threads=t)
+        best = alternate(grundys, [1, 2], max(1, args.repeat - 1))
+        rows.append(["Grundy's game 2^22", f"{2 ** 22:.2e}", f"{best[1]:.2f}", f"{best[2]:.2f}",
+                     f"{best[1] / best[2]:.2f}", "1.5"])
+    print("1 thread against 2, alternated, best of", args.repeat, "(seconds)")
+    print_table(["work", "size", "1 thread", "2 threads", "speed-up", "goal"], rows)
+
+    counts = list(range(1, args.max_threads + 1))
+    best = alternate(lambda t: board.solve(threads=t), counts, max(1, args.repeat - 1))
+    print()
+    print("police 100x100: scaling")
+    print_table(["threads", "seconds", "speed-up"],
+                [[t, f"{best[t]:.2f}", f"{best[1] / best[t]:.2f}"] for t in counts])
+
+    if args.big:
+        print()
+        print("police 200x200 open board, in a fresh process")
+        out = []
+        for threads, limit in ((args.max_threads, None), (args.max_threads, 8 * 2 ** 30)):
+            cmd = [sys.executable, "-c", BIG, "200", str(threads)] + \
+                ([str(limit)] if limit else [])
+            r = json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True,
+                                          timeout=3600).stdout)
+            out.append([threads, "-" if limit is None else f"{limit / 2 ** 30:.0f} GiB",
+                        f"{r['positions']:.2e}", f"{r['estimate'] / 2 ** 30:.2f}",
+                        f"{r['seconds']:.1f}", f"{r['peak'] / 2 ** 30:.2f}", r["result"][:60]])
+        print_table(["threads", "max_memory", "positions", "estimate GiB", "seconds",
+                     "peak GiB", "result"], out)
+
+
+if __name__ == "__main__":
+    main()
