@@ -72,7 +72,7 @@ if TYPE_CHECKING:                  # what the lazy loading below provides, for t
 
 # Submodules reachable as attributes (``grundy.octal``), imported on first use.
 _SUBMODULES = {"cli", "graph", "impartial", "loopy", "nim", "octal", "police", "solution",
-               "game", "batch", "implicit", "store", "plot", "play"}
+               "game", "batch", "implicit", "store", "plot", "play", "distributed"}
 
 
 def __getattr__(name: str) -> Any:
