@@ -460,6 +460,7 @@ cdef enum:
     OWN_SHIFT = 12            # states are owned in blocks of 2^12, round robin
     PARALLEL_MIN = 1 << 13    # a smaller slice runs on one thread (no barrier to wait at)
     AHEAD = 8                 # prefetch distance (ids)
+    GROUP = 16                # level states whose predecessors are fetched together
 
 
 cdef struct Lane:             # a growing array of ids that one thread writes
@@ -503,57 +504,42 @@ cdef int _lane_push(Lane* lane, int64_t x, int64_t* reserved,
     return RETRO_OK
 
 
-cdef int _gather(Lane* lanes, int nthreads, int64_t** level, int64_t* level_n,
-                 int64_t* reserved, int64_t max_bytes) noexcept nogil:
-    """The lanes' states, concatenated, become the level (lanes emptied)."""
-    cdef int t
-    cdef int64_t total = 0, at = 0
-    cdef int64_t* out
-    for t in range(nthreads):
-        total += lanes[t].size
-    if grundy_add64(reserved, total * 8 - level_n[0] * 8) > max_bytes:
-        return RETRO_MEMORY_LIMIT
-    out = <int64_t*> malloc(max(total, 1) * sizeof(int64_t))
-    if out == NULL:
-        return RETRO_NO_MEMORY
-    for t in range(nthreads):
-        if lanes[t].size:
-            memcpy(out + at, lanes[t].data, lanes[t].size * sizeof(int64_t))
-        at += lanes[t].size
-        lanes[t].size = 0
-    free(level[0])
-    level[0] = out
-    level_n[0] = total
-    return RETRO_OK
+cdef inline int _settle(count_t* state, rem_t* remoteness, int64_t u, bint to_win,
+                        int64_t r, int64_t max_remoteness, Lane* next_level,
+                        int64_t* reserved, int64_t max_bytes) noexcept nogil:
+    """A move from u (owned by the calling thread) to a state decided at
+    level r - 1: to a LOSS (to_win) makes u a WIN; to a WIN takes one from
+    u's counter, a LOSS at 0.  A state decided now joins the next level."""
+    cdef count_t win_mark = <count_t> -1, loss_mark = <count_t> -2
+    cdef count_t c = state[u]
+    if _decided(c):
+        return RETRO_OK
+    if to_win:
+        state[u] = win_mark
+    elif c == 1:
+        state[u] = loss_mark
+    else:
+        state[u] = c - 1
+        return RETRO_OK
+    if r > max_remoteness:
+        return RETRO_OVERFLOW
+    remoteness[u] = <rem_t> r
+    return _append(next_level, u, reserved, max_bytes)
 
 
 cdef int _apply(count_t* state, rem_t* remoteness, Lane* inbox, int64_t r,
                 int64_t max_remoteness, Lane* next_level, int64_t* reserved,
                 int64_t max_bytes) noexcept nogil:
     """Phase B for one owner: the moves routed to its states (id << 1 | the
-    state moved to is a LOSS)."""
-    cdef count_t win_mark = <count_t> -1, loss_mark = <count_t> -2, c
-    cdef int64_t i, x, u
+    state moved to is a LOSS); the inbox is emptied."""
+    cdef int64_t i, x
     cdef int status
     for i in range(inbox.size):
         if i + AHEAD < inbox.size:
             grundy_prefetch(state + (inbox.data[i + AHEAD] >> 1))
         x = inbox.data[i]
-        u = x >> 1
-        c = state[u]
-        if _decided(c):
-            continue
-        if x & 1:
-            state[u] = win_mark
-        elif c == 1:
-            state[u] = loss_mark
-        else:
-            state[u] = c - 1
-            continue
-        if r > max_remoteness:
-            return RETRO_OVERFLOW
-        remoteness[u] = <rem_t> r
-        status = _append(next_level, u, reserved, max_bytes)
+        status = _settle(state, remoteness, x >> 1, x & 1, r, max_remoteness, next_level,
+                         reserved, max_bytes)
         if status != RETRO_OK:
             return status
     inbox.size = 0
@@ -563,36 +549,51 @@ cdef int _apply(count_t* state, rem_t* remoteness, Lane* inbox, int64_t r,
 cdef int _retrograde_threads(MoveSource src, count_t* state, rem_t* remoteness,
                              count_t terminal, int64_t max_remoteness,
                              int64_t max_queue_bytes, int nthreads) noexcept nogil:
-    """``_retrograde`` on ``nthreads`` threads (no moves recorded)."""
+    """``_retrograde`` on ``nthreads`` threads (no moves recorded).
+
+    Thread d owns the blocks of 2^OWN_SHIFT states numbered d modulo
+    nthreads; ``level[d]`` holds the states of the current level it owns.
+    Phase A: each thread walks the predecessors of its share of the level,
+    settles those it owns at once (like the serial pass) and routes the
+    others to their owners.  Phase B: each thread settles what was routed
+    to it.  No thread ever reads or writes another's state bytes.
+    """
     cdef count_t win_mark = <count_t> -1, loss_mark = <count_t> -2, c
     cdef count_t tie_mark = <count_t> -3
-    cdef int64_t n = src.n_states, s, i, j, k, lo, hi, r = 0, done = 0
-    cdef int64_t reserved = 0, level_n = 0, lost, b
-    cdef int64_t* level = NULL
+    cdef int64_t n = src.n_states, s, i, j, k, lo, hi, r = 0, done = 0, u, b
+    cdef int64_t reserved = 0, size, rounds, a, total
     cdef const int64_t* preds = NULL
-    cdef int t, d, err, team, status = RETRO_OK
-    cdef bint ties = False
+    cdef int t, d, o, err, team, status = RETRO_OK
+    cdef bint lost, ties = False
     cdef Queue q
-    cdef Lane* lanes = <Lane*> calloc(nthreads, sizeof(Lane))          # the next level
+    cdef Lane* level = <Lane*> calloc(nthreads, sizeof(Lane))          # the current level
+    cdef Lane* after = <Lane*> calloc(nthreads, sizeof(Lane))          # the next level
     cdef Lane* routes = <Lane*> calloc(nthreads * nthreads, sizeof(Lane))   # [from][to]
+    cdef Lane* swap
     cdef int* codes = <int*> calloc(nthreads, sizeof(int))
     cdef bint* tie_seen = <bint*> calloc(nthreads, sizeof(bint))
+    cdef int64_t width = _padded(src.max_predecessors + 1)
+    # Per thread: GROUP predecessor buffers, and where each group member's
+    # predecessors are, how many, and whether it is a LOSS.
+    cdef int64_t* bufs = <int64_t*> malloc(nthreads * GROUP * width * sizeof(int64_t))
+    cdef const int64_t** where = <const int64_t**> malloc(nthreads * 2 * GROUP * sizeof(void*))
+    cdef int64_t* count = <int64_t*> malloc(nthreads * 2 * GROUP * sizeof(int64_t))
+    cdef int64_t g, e, m
     # owner[u >> OWN_SHIFT]: the thread that owns state u (a table, not a division).
     cdef int32_t* owner = <int32_t*> malloc(((n >> OWN_SHIFT) + 1) * sizeof(int32_t))
-    cdef int64_t width = _padded(src.max_predecessors + 1)
-    cdef int64_t* bufs = <int64_t*> malloc(nthreads * width * sizeof(int64_t))
-    # The routed moves of a slice (8 bytes each, at most width a state) take
+    # The routed moves of a round (8 bytes each, at most width a state) take
     # at most a quarter of the queue's budget.
     cdef int64_t slice_size = max(1024, min(<int64_t> LEVEL_SLICE,
                                             max_queue_bytes // (32 * width)))
-    if lanes == NULL or routes == NULL or codes == NULL or tie_seen == NULL or bufs == NULL \
-            or owner == NULL:
+    if level == NULL or after == NULL or routes == NULL or codes == NULL or \
+            tie_seen == NULL or bufs == NULL or owner == NULL or where == NULL or count == NULL:
         status = RETRO_NO_MEMORY
     else:
         for b in range((n >> OWN_SHIFT) + 1):
             owner[b] = <int32_t> (b % nthreads)
 
-    # The known states (marks, and terminal positions): the first level.
+    # The known states (marks, and terminal positions): the first level,
+    # routed to their owners through the inboxes.
     lo = 0
     while status == RETRO_OK and lo < n:
         hi = min(n, lo + (CHECK_EVERY_STATES + 1))
@@ -604,85 +605,126 @@ cdef int _retrograde_threads(MoveSource src, count_t* state, rem_t* remoteness,
                 c = terminal
                 state[s] = c
             if c == win_mark or c == loss_mark:
-                err = _append(&lanes[t], s, &reserved, max_queue_bytes)
+                err = _append(&routes[t * nthreads + owner[s >> OWN_SHIFT]], s, &reserved,
+                              max_queue_bytes)
                 if err != RETRO_OK:             # written only then: no line bouncing
                     codes[t] = err
             elif c == tie_mark:
                 tie_seen[t] = True
+        for d in prange(nthreads, num_threads=nthreads, schedule="static", chunksize=1):
+            for t in range(nthreads):
+                for i in range(routes[t * nthreads + d].size):
+                    if codes[d] == RETRO_OK:
+                        codes[d] = _append(&level[d], routes[t * nthreads + d].data[i],
+                                           &reserved, max_queue_bytes)
+                routes[t * nthreads + d].size = 0
         lo = hi
         for t in range(nthreads):
             if codes[t] != RETRO_OK:
                 status = codes[t]
         if status == RETRO_OK and interrupted():
             status = RETRO_INTERRUPTED
-    if status == RETRO_OK:
-        status = _gather(lanes, nthreads, &level, &level_n, &reserved, max_queue_bytes)
 
     # Level by level: the states of remoteness r decide those of r + 1.
-    while status == RETRO_OK and level_n > 0:
-        lo = 0
-        while status == RETRO_OK and lo < level_n:
-            hi = min(level_n, lo + slice_size)
-            team = nthreads if hi - lo >= PARALLEL_MIN else 1
-            # Phase A: predecessors, routed to their owners.
-            for i in prange(lo, hi, num_threads=team, schedule="static"):
-                t = threadid()
-                if codes[t] != RETRO_OK:
-                    continue
-                if i + AHEAD < hi:
-                    grundy_prefetch(state + level[i + AHEAD])
-                s = level[i]
-                preds = NULL            # assigned here: private to the thread
-                k = src.predecessors(s, bufs + t * width, &preds)
-                lost = state[s] == loss_mark
-                for j in range(k):
-                    err = _append(&routes[t * nthreads + owner[preds[j] >> OWN_SHIFT]],
-                                  preds[j] * 2 + lost, &reserved, max_queue_bytes)
-                    if err != RETRO_OK:
-                        codes[t] = err
-                        break
-            # Phase B: each thread applies what was routed to its states.
+    while status == RETRO_OK:
+        total = 0
+        rounds = 0
+        for t in range(nthreads):
+            total += level[t].size
+            rounds = max(rounds, (level[t].size + slice_size - 1) // slice_size)
+        if total == 0:
+            break
+        team = nthreads if total >= PARALLEL_MIN else 1
+        k = 0
+        while status == RETRO_OK and k < rounds:
+            # Phase A: each owner's share of the level; its own predecessors
+            # settled at once, the others routed.
+            for d in prange(nthreads, num_threads=team, schedule="static", chunksize=1):
+                a = k * slice_size
+                size = min(level[d].size, a + slice_size)
+                i = a
+                while i < size and codes[d] == RETRO_OK:
+                    # A group: its predecessors first, their state bytes
+                    # prefetched, then settled (the misses overlap).
+                    g = min(<int64_t> GROUP, size - i)
+                    for e in range(g):
+                        if i + e + GROUP < size:
+                            grundy_prefetch(state + level[d].data[i + e + GROUP])
+                        s = level[d].data[i + e]
+                        preds = NULL    # assigned here: private to the thread
+                        j = src.predecessors(s, bufs + (d * GROUP + e) * width, &preds)
+                        where[d * 2 * GROUP + e] = preds
+                        count[d * 2 * GROUP + e] = j * 2 + (state[s] == loss_mark)
+                        for b in range(j):
+                            grundy_prefetch(state + preds[b])
+                    for e in range(g):
+                        preds = where[d * 2 * GROUP + e]
+                        m = count[d * 2 * GROUP + e]
+                        lost = m & 1
+                        for b in range(m >> 1):
+                            u = preds[b]
+                            o = owner[u >> OWN_SHIFT]
+                            if o == d:
+                                err = _settle(state, remoteness, u, lost, r + 1,
+                                              max_remoteness, &after[d], &reserved,
+                                              max_queue_bytes)
+                            else:
+                                err = _append(&routes[d * nthreads + o], u * 2 + lost,
+                                              &reserved, max_queue_bytes)
+                            if err != RETRO_OK:
+                                codes[d] = err
+                                break
+                    i = i + g       # (not +=: that would make i a reduction)
+            # Phase B: each thread settles what was routed to its states.
             for d in prange(nthreads, num_threads=team, schedule="static", chunksize=1):
                 for t in range(nthreads):
                     if codes[d] == RETRO_OK:
                         codes[d] = _apply(state, remoteness, &routes[t * nthreads + d], r + 1,
-                                          max_remoteness, &lanes[d], &reserved,
+                                          max_remoteness, &after[d], &reserved,
                                           max_queue_bytes)
-            done += hi - lo
-            lo = hi
+            k += 1
+            done += total // rounds
             for t in range(nthreads):
                 if codes[t] != RETRO_OK:
                     status = codes[t]
             if status == RETRO_OK and _check(done, n):
                 status = RETRO_INTERRUPTED
-        if status == RETRO_OK:
-            status = _gather(lanes, nthreads, &level, &level_n, &reserved, max_queue_bytes)
+        # The next level: swap the lanes (the current ones, emptied, are reused).
+        for t in range(nthreads):
+            level[t].size = 0
+        swap = level
+        level = after
+        after = swap
         r += 1
 
     for t in range(nthreads):
         if tie_seen != NULL:
             ties = ties or tie_seen[t]
-        if lanes != NULL:
-            free(lanes[t].data)
+        if level != NULL:
+            free(level[t].data)
+        if after != NULL:
+            free(after[t].data)
         if routes != NULL:
             for d in range(nthreads):
                 free(routes[t * nthreads + d].data)
-    free(lanes)
+    free(level)
+    free(after)
     free(routes)
     free(codes)
     free(tie_seen)
     free(bufs)
+    free(where)
+    free(count)
     free(owner)
-    free(level)
     if status == RETRO_OK and ties:         # rare: the serial breadth-first pass
         status = queue_init(&q, max_queue_bytes)
         if status == RETRO_OK:
-            level = <int64_t*> malloc(width * sizeof(int64_t))
-            if level == NULL:
+            bufs = <int64_t*> malloc(width * sizeof(int64_t))
+            if bufs == NULL:
                 status = RETRO_NO_MEMORY
             else:
-                status = _tie_pass(src, state, remoteness, NULL, max_remoteness, &q, level)
-                free(level)
+                status = _tie_pass(src, state, remoteness, NULL, max_remoteness, &q, bufs)
+                free(bufs)
             queue_free(&q)
     return status
 
