@@ -87,10 +87,7 @@ def main():
     best = alternate(lambda t: graph.solve(threads=t), [1, 2], args.repeat)
     rows.append(["random graph 1e6/1e7", "1.00e+06", f"{best[1]:.2f}", f"{best[2]:.2f}",
                  f"{best[1] / best[2]:.2f}", "1.6"])
-    import inspect
-    if "threads" not in inspect.signature(grundy.TakeAndBreakGame.values).parameters:
-        print("(the octal kernels take no threads= yet: Grundy's game skipped)")
-    elif not args.skip_octal:
+    if not args.skip_octal:
         def grundys(t):
             grundy.GrundysGame().values(2 ** 22, threads=t)
         best = alternate(grundys, [1, 2], max(1, args.repeat - 1))

@@ -263,14 +263,15 @@ def _cmd_octal(args: argparse.Namespace) -> None:
     # The values (4 bytes each, and their copy) and the text of the output.
     check_memory(4 * (n + 1) * 3 + 12 * (n + 1), args.max_memory,
                  f"printing G(0..N) for N = {shown_int(n)}")
-    values = game.values(n, progress=_progress(), max_memory=args.max_memory)
+    values = game.values(n, progress=_progress(), max_memory=args.max_memory,
+                         threads=args.threads)
     step = 1 << 20                  # the text in slices: no list of n ints at once
     for start in range(0, n + 1, step):
         chunk = " ".join(map(str, values[start:start + step].tolist()))
         _write(((" " if start else "") + chunk).encode())
     _write(b"\n")
     if args.period:
-        per = game.periodicity(n)
+        per = game.periodicity(n, threads=args.threads)
         _write((f"period {per.period} preperiod {per.preperiod} proved-at {per.proved_at}"
                 if per is not None else f"no period found up to {n}").encode() + b"\n")
     _save(game, args.save)
@@ -598,6 +599,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also print the proved period: 'period P preperiod E proved-at K'")
     _add_save(p, "the game, its values and any proved period")
     _add_plot(p, "the nim-sequence G(0..N), its proved period marked")
+    _add_threads(p)
     _add_max_memory(p)
     p.set_defaults(run=_cmd_octal)
 

@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from grundy._common import (Int64Array, check_bool, check_count, check_int, check_memory,
-                            readonly, shorten, shown_int)
+                            check_threads, readonly, shorten, shown_int, usable_cores)
 from grundy._core import octal as _octal
 from grundy._progress import Progress, Report, check_progress, reporting
 
@@ -245,7 +245,8 @@ class TakeAndBreakGame:
     # -- values -----------------------------------------------------------------
 
     def values(self, n: int, *, kernel: str = "auto", mask: int | None = None,
-               progress: Progress = None, max_memory: int | None = None) -> Int64Array:
+               progress: Progress = None, max_memory: int | None = None,
+               threads: int | None = None) -> Int64Array:
         """The nim-values G(0..n).
 
         Ctrl-C stops the run with KeyboardInterrupt and keeps every value
@@ -268,6 +269,12 @@ class TakeAndBreakGame:
             every quarter second (done: the values known).
         max_memory : int, optional
             Bytes the values may take (default: the memory available).
+        threads : int, optional
+            Threads for the kernels (default, and at most: every core the
+            process may use; 1: the serial kernels).  They work on
+            consecutive heap sizes at once; small heaps, and games that never
+            split a heap, are computed serially.  Any number gives the same
+            values.
 
         Returns
         -------
@@ -285,6 +292,10 @@ class TakeAndBreakGame:
         --------
         >>> SubtractionGame({2, 3, 7}).values(9).tolist()
         [0, 0, 1, 1, 2, 0, 0, 1, 1, 2]
+        >>> import numpy as np
+        >>> np.array_equal(GrundysGame().values(20000, threads=1),
+        ...                GrundysGame().values(20000, threads=2))
+        True
         """
         n = check_count(n, "n")
         if kernel not in ("auto", "sparse", "plain"):
@@ -292,16 +303,19 @@ class TakeAndBreakGame:
         if mask is not None:
             mask = check_count(mask, "mask", minimum=1, maximum=0xFFFFFFFF)
         check_progress(progress)
+        threads = check_threads(threads)
         if kernel == "sparse" and not self.splits:
             raise ValueError(f"the sparse kernel needs a game that splits heaps into two; "
                              f"{shorten(self)} does not")
         with self._lock, reporting(progress, f"G(n) of {shorten(self, 30)}",
                                    unit="values") as report:
-            self._extend(n + 1, kernel, mask, report, max_memory, extra_bytes=8 * (n + 1))
+            self._extend(n + 1, kernel, mask, report, max_memory, extra_bytes=8 * (n + 1),
+                         threads=threads)
             return readonly(self._G[:n + 1].astype(np.int64))
 
     def _extend(self, stop: int, kernel: str, mask: int | None, progress: Report | None,
-                max_memory: int | None = None, extra_bytes: int = 0) -> None:
+                max_memory: int | None = None, extra_bytes: int = 0,
+                threads: int = 1) -> None:
         if stop <= self._n:
             return
         if len(self._G) < stop:
@@ -313,6 +327,7 @@ class TakeAndBreakGame:
             self._G = bigger
         take0, take1, take2, take3 = self._rules
         sparse = kernel == "sparse" or (kernel == "auto" and self.splits)
+        threads = min(threads, usable_cores())      # more could only wait for each other
         chunk, total = 256, stop
         while self._n < stop:
             hi = min(stop, self._n + chunk)
@@ -327,10 +342,10 @@ class TakeAndBreakGame:
             try:
                 if sparse and use is not None:
                     _octal.sparse_extend(self._G, self._n, hi, take0, take1, take2,
-                                         self._unequal, use)
+                                         self._unequal, use, threads)
                 else:
                     _octal.plain_extend(self._G, self._n, hi, take0, take1, take2, take3,
-                                        self._unequal)
+                                        self._unequal, threads)
             except BaseException as exc:
                 # Ctrl-C inside the kernel: keep the values it finished.
                 reached = getattr(exc, "reached", None)
@@ -365,7 +380,8 @@ class TakeAndBreakGame:
             self._mask = (best | high) if best and best_rare * 4 <= len(G) else 0
         return self._mask or None
 
-    def value(self, n: int, *, max_memory: int | None = None) -> int:
+    def value(self, n: int, *, max_memory: int | None = None,
+              threads: int | None = None) -> int:
         """G(n) for any n >= 0.
 
         From the proved period once one is known (a period search up to
@@ -377,6 +393,8 @@ class TakeAndBreakGame:
             The heap size, of any size once a period is proved.
         max_memory : int, optional
             Bytes the values may take (default: the memory available).
+        threads : int, optional
+            Threads for the kernels, as in :meth:`values`.
 
         Returns
         -------
@@ -395,15 +413,16 @@ class TakeAndBreakGame:
         0
         """
         n = check_int(n, "n", 0)                # any size: a proved period reduces it
+        threads = check_threads(threads)
         with self._lock:
             if n < self._n:
                 return int(self._G[n])
             if self._period is None and n >= DEFAULT_PERIOD_SEARCH:
-                self.periodicity(max_memory=max_memory)
+                self.periodicity(max_memory=max_memory, threads=threads)
             if self._period is not None and n >= self._period.preperiod:
                 e, p = self._period.preperiod, self._period.period
                 n = e + (n - e) % p
-            self._extend(n + 1, "auto", None, None, max_memory)
+            self._extend(n + 1, "auto", None, None, max_memory, threads=threads)
             return int(self._G[n])
 
     # -- saving -----------------------------------------------------------------
@@ -496,8 +515,8 @@ class TakeAndBreakGame:
 
     # -- periodicity ------------------------------------------------------------
 
-    def periodicity(self, n_max: int | None = None, *,
-                    max_memory: int | None = None) -> Periodicity | None:
+    def periodicity(self, n_max: int | None = None, *, max_memory: int | None = None,
+                    threads: int | None = None) -> Periodicity | None:
         """The period proved from G(0..n_max), or None.
 
         A period p with preperiod e is proved by the periodicity theorem
@@ -514,6 +533,8 @@ class TakeAndBreakGame:
             The most values to compute (default 2^16).
         max_memory : int, optional
             Bytes the values may take (default: the memory available).
+        threads : int, optional
+            Threads for the kernels, as in :meth:`values`.
 
         Returns
         -------
@@ -533,10 +554,12 @@ class TakeAndBreakGame:
         >>> OctalGame("0.6").periodicity(4096) is None       # Officers: no period known
         True
         """
+        threads = check_threads(threads)
         with self._lock:
-            return self._periodicity(n_max, max_memory)
+            return self._periodicity(n_max, max_memory, threads)
 
-    def _periodicity(self, n_max: int | None, max_memory: int | None) -> Periodicity | None:
+    def _periodicity(self, n_max: int | None, max_memory: int | None,
+                     threads: int = 1) -> Periodicity | None:
         if self._period is not None:
             return self._period
         n_max = DEFAULT_PERIOD_SEARCH if n_max is None else check_count(n_max, "n_max")
@@ -546,7 +569,7 @@ class TakeAndBreakGame:
         while True:
             size = min(size, n_max + 1)
             if size > self._searched_to:
-                self._extend(size, "auto", None, None, max_memory)
+                self._extend(size, "auto", None, None, max_memory, threads=threads)
                 found = _octal.find_period(self._G[:size], heaps, self.max_take, extra)
                 if found is not None:
                     self._period = Periodicity(*found)

@@ -1,0 +1,311 @@
+"""Take-and-break values on several threads (``threads=``): identical to the
+serial kernels and to the definitions for any number of threads, both
+kernels, every kind of rule; bad ``threads``; Ctrl-C while threads run.
+
+The kernels are called with ``thread_work=0`` as well, so the threads start
+at n = 0, where the values they wait for are a large part of every option
+set (the late options are most of the work there), and with more threads
+than cores (which the API does not start), where threads are often off
+their core and the others compute their values too."""
+import json
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+
+import numpy as np
+import pytest
+
+from grundy import GrundysGame, HexGame, OctalGame, SubtractionGame, TakeAndBreakGame
+from grundy._core import octal as kernel
+from reference import grundys_game_naive, octal_values_naive, subtraction_naive
+
+THREADS = (1, 2, 3, 4, 8)             # 8: more threads than this machine's cores
+MASKS = (0xFFFFFFFE, 0xFFFFFFFF, 0x2, 0x5, 0xFFFFFFF0)
+
+
+def random_code(rng, base):
+    d0 = rng.choice([0, 4] if base == 8 else [0, 4, 8, 12])
+    digits = [rng.randrange(base) for _ in range(rng.randrange(1, 5))]
+    if not any(digits):
+        digits[-1] = rng.randrange(1, base)
+    return f"{d0}." + "".join("0123456789ABCDEF"[d] for d in digits)
+
+
+def plain(game, n, threads, start=0, G=None, thread_work=0):
+    """G(0..n-1) by the plain kernel from ``start`` (G[:start] given)."""
+    out = np.zeros(n, dtype=np.uint32)
+    if start:
+        out[:start] = G[:start]
+    kernel.plain_extend(out, start, n, *game._rules, game._unequal, threads, thread_work)
+    return out
+
+
+def sparse(game, n, mask, threads, start=0, G=None, thread_work=0):
+    """G(0..n-1) by the sparse kernel from ``start`` (G[:start] given)."""
+    out = np.zeros(n, dtype=np.uint32)
+    if start:
+        out[:start] = G[:start]
+    kernel.sparse_extend(out, start, n, *game._rules[:3], game._unequal, mask, threads,
+                         thread_work)
+    return out
+
+
+# -- against the definitions ----------------------------------------------------------
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_octal_codes_every_thread_count(seed):
+    rng = random.Random(7000 + seed)
+    for _ in range(8):
+        code = random_code(rng, 8)
+        try:
+            game = OctalGame(code)
+        except ValueError:
+            continue
+        n = 150
+        expected = octal_values_naive(code, n - 1)
+        for threads in THREADS:
+            assert plain(game, n, threads).tolist() == expected, (code, threads)
+            # Resumed halfway, as the game's cache does.
+            half = plain(game, n, threads, start=n // 2, G=np.array(expected, np.uint32))
+            assert half.tolist() == expected, (code, threads)
+            if game.splits:
+                for mask in MASKS:
+                    assert sparse(game, n, mask, threads).tolist() == expected, \
+                        (code, threads, mask)
+            assert OctalGame(code).values(n - 1, threads=threads).tolist() == expected
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_hex_codes_three_heaps(seed):
+    rng = random.Random(8000 + seed)
+    for _ in range(6):
+        code = random_code(rng, 16)
+        try:
+            game = HexGame(code)
+        except ValueError:
+            continue
+        expected = octal_values_naive(code, 59, base=16)
+        for threads in THREADS:
+            assert plain(game, 60, threads).tolist() == expected, (code, threads)
+
+
+def test_grundys_game_against_the_definition():
+    expected = grundys_game_naive(700)
+    game = GrundysGame()
+    for threads in THREADS:
+        assert plain(game, 701, threads).tolist() == expected, threads
+        for mask in MASKS:
+            assert sparse(game, 701, mask, threads).tolist() == expected, (threads, mask)
+        assert GrundysGame().values(700, threads=threads).tolist() == expected
+
+
+def test_subtraction_games_and_rules_without_splits():
+    # No split: the values are computed serially unless thread_work is 0,
+    # where the late options are the take1 moves of fewer than `threads` tokens.
+    for s in ({1, 2}, {1, 3, 4}, {2, 3, 7}, {1, 5, 6, 11}):
+        expected = subtraction_naive(s, 400)
+        game = SubtractionGame(s)
+        for threads in THREADS:
+            assert plain(game, 401, threads).tolist() == expected, (s, threads)
+            assert SubtractionGame(s).values(400, threads=threads).tolist() == expected
+    game = TakeAndBreakGame("t", take0=[3], take1=[1, 2], take2=[0, 2], unequal=True)
+    expected = plain(game, 300, 1)
+    for threads in THREADS:
+        assert np.array_equal(plain(game, 300, threads), expected), threads
+        for mask in MASKS:
+            assert np.array_equal(sparse(game, 300, mask, threads), expected), (threads, mask)
+
+
+# -- mid sizes: threads against the serial kernels -----------------------------------------
+
+@pytest.mark.parametrize("make, e", [(GrundysGame, 15), (lambda: OctalGame("0.6"), 15),
+                                     (lambda: OctalGame("4.07"), 14),
+                                     (lambda: OctalGame("0.51"), 14),
+                                     (lambda: OctalGame("4.3"), 13)],
+                         ids=["grundy", "0.6", "4.07", "0.51", "4.3"])
+def test_mid_sizes_every_thread_count(make, e):
+    n = 1 << e
+    serial = make().values(n, threads=1)
+    for threads in (2, 8):
+        assert np.array_equal(make().values(n, threads=threads), serial), threads
+    # The kernels themselves, from the middle, threads from the start.
+    game = make()
+    G = serial.astype(np.uint32)
+    start = 3000
+    for threads in (2, 3):
+        assert np.array_equal(plain(game, 6000, threads, start, G), G[:6000]), threads
+        for mask in (0xFFFFFFFE, 0xFFFFFFFF, 0x6):
+            assert np.array_equal(sparse(game, n + 1, mask, threads, start, G), G), \
+                (threads, mask)
+
+
+def test_three_heaps_mid_size():
+    game = HexGame("0.8F")
+    serial = plain(game, 1200, 1, thread_work=1 << 62)
+    for threads in (2, 4):
+        assert np.array_equal(plain(game, 1200, threads), serial), threads
+        assert np.array_equal(game.values(1199, threads=threads), serial)
+
+
+def test_sparse_counts_its_plain_fallbacks():
+    # Mask 0x5 makes most of Grundy's game rare: many values fall back to
+    # the plain scan.  The count may differ with threads, the values never.
+    game = GrundysGame()
+    expected = plain(game, 5000, 1)
+    for threads in (1, 2):
+        G = np.zeros(5000, dtype=np.uint32)
+        count = kernel.sparse_extend(G, 0, 5000, *game._rules[:3], True, 0x5, threads, 0)
+        assert np.array_equal(G, expected)
+        assert count > 1000, count
+
+
+def test_periodicity_and_value_with_threads():
+    g3000 = grundys_game_naive(3000)[-1]
+    for threads in (1, 2, 8, None):
+        dawson = OctalGame("0.137")
+        assert dawson.periodicity(threads=threads) == (52, 34, 174)
+        assert dawson.value(10 ** 100, threads=threads) == 0
+        assert OctalGame("0.6").periodicity(4096, threads=threads) is None
+        assert GrundysGame().value(3000, threads=threads) == g3000
+
+
+def test_games_shared_by_python_threads():
+    # Two Python threads, each running the kernels on two threads, on one game
+    # and on two games.
+    expected = GrundysGame().values(25000, threads=1)
+    shared = GrundysGame()
+    results = {}
+
+    def work(key, game, n):
+        results[key] = game.values(n, threads=2).copy()
+
+    runs = [threading.Thread(target=work, args=(i, shared if i < 2 else GrundysGame(),
+                                                 15000 + 2500 * i)) for i in range(4)]
+    for t in runs:
+        t.start()
+    for t in runs:
+        t.join()
+    for i in range(4):
+        assert np.array_equal(results[i], expected[:15000 + 2500 * i + 1]), i
+
+
+# -- the option -------------------------------------------------------------------------
+
+def test_openmp_flag_and_thread_cap():
+    assert kernel.OPENMP in (True, False)
+    # The API starts at most one thread per usable core (more could only
+    # wait for each other, and a thousand threads may not even start).
+    expected = GrundysGame().values(9000, threads=1)
+    assert np.array_equal(GrundysGame().values(9000, threads=1024), expected)
+
+
+def test_cli_octal_threads():
+    outs = set()
+    for t in ("1", "2", "7"):
+        r = subprocess.run([sys.executable, "-m", "grundy", "octal", "grundy", "30000",
+                            "--period", "--threads", t], capture_output=True, text=True,
+                           timeout=120)
+        assert r.returncode == 0, r.stderr
+        outs.add(r.stdout)
+    assert len(outs) == 1
+    values = outs.pop().split("\n")[0].split()
+    assert values[:3001] == [str(v) for v in grundys_game_naive(3000)]
+    r = subprocess.run([sys.executable, "-m", "grundy", "octal", "0.137", "50", "--threads",
+                        "0"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "grundy: error:" in r.stderr and "got '0'" in r.stderr
+
+
+@pytest.mark.parametrize("bad, exc, message", [
+    (0, ValueError, r"threads must be >= 1.*got 0"),
+    (-3, ValueError, r"threads.*got -3"),
+    (10 ** 6, ValueError, r"threads.*1[,_]?000[,_]?000"),
+    (1.5, TypeError, r"threads.*1\.5"),
+    ("2", TypeError, r"threads.*'2'"),
+    (True, TypeError, r"threads.*True"),
+])
+def test_bad_threads(bad, exc, message):
+    game = GrundysGame()
+    with pytest.raises(exc, match=message):
+        game.values(10, threads=bad)
+    with pytest.raises(exc, match=message):
+        game.value(10, threads=bad)
+    with pytest.raises(exc, match=message):
+        game.periodicity(100, threads=bad)
+    G = np.zeros(10, dtype=np.uint32)
+    with pytest.raises(exc, match=message):
+        kernel.plain_extend(G, 0, 10, *game._rules, True, bad)
+    with pytest.raises(exc, match=message):
+        kernel.sparse_extend(G, 0, 10, *game._rules[:3], True, 1, bad)
+    assert game._n == 0 and not G.any()                 # nothing was computed
+
+
+def test_kernels_with_garbage_and_threads():
+    rng = random.Random(5)
+    for _ in range(300):
+        G = np.array([rng.randrange(0, 9) for _ in range(rng.randrange(0, 40))],
+                     dtype=np.uint32)
+        start, stop = rng.randrange(-2, 45), rng.randrange(-2, 45)
+        rules = [np.array([rng.randrange(-1, 6) for _ in range(rng.randrange(0, 4))],
+                          dtype=np.int64) for _ in range(4)]
+        threads = rng.choice([2, 3, 8])
+        for call in (lambda: kernel.plain_extend(G, start, stop, *rules, rng.random() < 0.5,
+                                                 threads, 0),
+                     lambda: kernel.sparse_extend(G, start, stop, *rules[:3],
+                                                  rng.random() < 0.5, rng.randrange(0, 16),
+                                                  threads, 0)):
+            try:
+                call()
+            except (ValueError, TypeError, MemoryError):
+                pass
+
+
+# -- Ctrl-C --------------------------------------------------------------------------------
+
+CTRL_C_LIMIT = 2.0
+
+_SIGINT_CHILD = r'''
+import json, os, signal, threading, time
+import numpy as np
+from grundy import GrundysGame
+game = GrundysGame()
+t = [None]
+def fire():
+    time.sleep(1.0)
+    t[0] = time.monotonic()
+    os.kill(os.getpid(), signal.SIGINT)
+threading.Thread(target=fire, daemon=True).start()
+try:
+    game.values(1 << 26, kernel={kernel!r}, threads={threads})
+    report = dict(interrupted=False)
+except KeyboardInterrupt:
+    latency = time.monotonic() - t[0]
+    known = game._n
+    check = min(known, 6000)
+    same = np.array_equal(game.values(check - 1, threads=1),
+                          GrundysGame().values(check - 1, threads=1))
+    report = dict(interrupted=True, latency=latency, known=known, same=bool(same))
+print("@@" + json.dumps(report))
+'''
+
+
+@pytest.mark.parametrize("kernel_name, threads", [("auto", 2), ("plain", 2), ("auto", 8)])
+def test_ctrl_c_stops_the_threads(kernel_name, threads):
+    src = _SIGINT_CHILD.format(kernel=kernel_name, threads=threads)
+
+    def pre():
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+    try:
+        proc = subprocess.run([sys.executable, "-c", src], capture_output=True, timeout=20,
+                              preexec_fn=pre, cwd=tempfile.gettempdir())
+    except subprocess.TimeoutExpired:
+        pytest.fail("no KeyboardInterrupt: the child was still running (killed)")
+    lines = [x for x in proc.stdout.decode(errors="replace").splitlines() if x.startswith("@@")]
+    assert lines, f"the child died: exit {proc.returncode}, {proc.stderr.decode()[-800:]}"
+    rep = json.loads(lines[-1][2:])
+    assert rep["interrupted"], "the run finished before the SIGINT, or swallowed it"
+    assert rep["latency"] < CTRL_C_LIMIT, f"KeyboardInterrupt {rep['latency']:.2f} s after SIGINT"
+    assert rep["known"] > 1000 and rep["same"], rep
