@@ -60,6 +60,31 @@ def test_larger_graphs_cross_many_slices(n, m):
             assert same(serial, g.solve(threads=t))
 
 
+def _reverse_reference(indptr, indices):
+    """Edges into each vertex, sources ascending: a stable sort by target."""
+    n = len(indptr) - 1
+    sources = np.repeat(np.arange(n), np.diff(indptr))
+    order = np.argsort(indices, kind="stable")
+    counts = np.bincount(indices, minlength=n)
+    return np.concatenate([[0], np.cumsum(counts)]), sources[order]
+
+
+@pytest.mark.parametrize("n, m", [(1, 70000), (7, 100000), (1000, 70000), (10 ** 5, 10 ** 6),
+                                  (300, 9 * 10 ** 6)])
+def test_reverse_csr_is_the_same_for_any_threads(n, m):
+    # Threads share the reversal out by target; (300, 9e6): more than one
+    # slice of 4M edges, and a few vertices of huge in- and out-degree.
+    from grundy._core import csr
+    rng = np.random.default_rng(n + m)
+    edges = rng.integers(0, n, size=(m, 2))
+    edges[: m // 3, 1] = n - 1                    # one target takes a third
+    indptr, indices = csr.edges_to_csr(edges[:, 0].copy(), edges[:, 1].copy(), n)
+    rp, ri = _reverse_reference(indptr, indices)
+    for t in (1, 2, 3, 4, 16):
+        got_p, got_i = csr.reverse(indptr, indices, t)
+        assert np.array_equal(got_p, rp) and np.array_equal(got_i, ri), t
+
+
 def test_moves_are_the_first_optimal_successor():
     """The move rule, against a direct reading of the definition."""
     rng = np.random.default_rng(7)

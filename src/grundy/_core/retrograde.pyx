@@ -768,14 +768,15 @@ def queue_bytes(int64_t n_ids):
 
 cdef class CSRSource(MoveSource):
     """An explicit graph as a MoveSource: successors from its CSR,
-    predecessors from the reverse CSR (built here by a counting pass)."""
+    predecessors from the reverse CSR (built here by a counting pass, on
+    ``threads`` threads)."""
     cdef object _keep                         # the storage the pointers point into
     cdef const int64_t* indptr
     cdef const int64_t* indices
     cdef const int64_t* rev_indptr
     cdef const int64_t* rev_indices
 
-    def __cinit__(self, indptr_in, indices_in):
+    def __cinit__(self, indptr_in, indices_in, int threads=1):
         # Writable arrays are copied: the engine runs on raw pointers into them.
         arrays = []
         for arr in (indptr_in, indices_in):
@@ -797,7 +798,7 @@ cdef class CSRSource(MoveSource):
         cdef int status
         with nogil:
             status = reverse_csr(n, &indptr[0], &indices[0] if m else NULL,
-                                 &rp[0], &ri[0])
+                                 &rp[0], &ri[0], threads)
         if status != 0:
             raise_interrupt()
         self.indptr = &indptr[0]
@@ -866,7 +867,7 @@ def _solve_graph(const int64_t[::1] indptr, const int64_t[::1] indices,
                  int8_t[::1] outcome, int64_t[::1] remoteness,
                  int64_t[::1] move, bint misere, int64_t max_queue_bytes, int threads):
     cdef int64_t n = indptr.shape[0] - 1
-    cdef CSRSource src = CSRSource(indptr, indices)
+    cdef CSRSource src = CSRSource(indptr, indices, threads)
     cdef int64_t v
     cdef int status
     for name, arr in (("outcome", outcome), ("remoteness", remoteness),
