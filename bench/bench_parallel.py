@@ -6,6 +6,12 @@ Side by side in one run, alternating the thread counts (best of --repeat):
 - a random graph, n = 10^6 positions and m = 10^7 moves;
 - Grundy's game, G(0..2^22);
 
+then the memory system's ceiling: the two solves that are memory-bound
+(police, random graph) run serially in two processes at once, started
+together, against one such process alone.  ``2 * alone / together`` is the
+most any two threads could gain on the machine at that moment (the two
+processes share nothing but the caches and memory), so a thread speed-up
+below 1.6 next to a ceiling below 1.6 is the machine's, not the engine's;
 then the scaling of the police solve for 1..N threads (N: --max-threads,
 default the cores this process may use), and with --big the 200x200 open
 police board (3.2·10^9 positions): wall time and peak memory of a solve in a
@@ -69,6 +75,53 @@ print(json.dumps({"seconds": time.perf_counter() - t0, "peak": hwm(), "result": 
 """
 
 
+SOLO = r"""
+import sys, time
+import numpy as np
+import grundy
+kind = sys.argv[1]
+if kind == "police":
+    n = 100
+    rows = ["." * n for _ in range(n)]
+    rows[0] = "P" + rows[0][1:]
+    rows[n // 2] = rows[n // 2][:n // 2] + "T" + rows[n // 2][n // 2 + 1:]
+    rows[-1] = rows[-1][:-1] + "E"
+    work = grundy.PoliceThief(rows)
+else:
+    rng = np.random.default_rng(0)
+    work = grundy.GameGraph.from_edges(rng.integers(0, 10 ** 6, size=(10 ** 7, 2)), n=10 ** 6)
+print("ready", flush=True)
+sys.stdin.readline()                    # "go": both processes start together
+t0 = time.perf_counter()
+for _ in range(int(sys.argv[2])):
+    work.solve(threads=1)
+print(time.perf_counter() - t0, flush=True)
+"""
+
+
+def solo_runs(kind, copies, solves):
+    """Seconds of ``solves`` serial solves in each of ``copies`` processes started together."""
+    procs = [subprocess.Popen([sys.executable, "-c", SOLO, kind, str(solves)],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+             for _ in range(copies)]
+    for p in procs:
+        assert p.stdout.readline().strip() == "ready"
+    for p in procs:
+        p.stdin.write("go\n")
+        p.stdin.flush()
+    out = [float(p.communicate(timeout=3600)[0]) for p in procs]
+    return out
+
+
+def ceiling(kind, solves, repeat):
+    """2 * alone / together, best of ``repeat`` (alternated), and the two times."""
+    alone = together = float("inf")
+    for _ in range(repeat):
+        alone = min(alone, solo_runs(kind, 1, solves)[0])
+        together = min(together, max(solo_runs(kind, 2, solves)))
+    return 2 * alone / together, alone, together
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=3)
@@ -95,6 +148,14 @@ def main():
                      f"{best[1] / best[2]:.2f}", "1.5"])
     print("1 thread against 2, alternated, best of", args.repeat, "(seconds)")
     print_table(["work", "size", "1 thread", "2 threads", "speed-up", "goal"], rows)
+
+    print()
+    print("the memory system's ceiling: serial solves in 1 process, and in 2 at once")
+    out = []
+    for kind, label, solves in (("police", "police 100x100", 1), ("graph", "random graph", 10)):
+        ratio, alone, together = ceiling(kind, solves, args.repeat)
+        out.append([label, solves, f"{alone:.2f}", f"{together:.2f}", f"{ratio:.2f}"])
+    print_table(["work", "solves", "1 process", "2 at once", "ceiling"], out)
 
     counts = list(range(1, args.max_threads + 1))
     best = alternate(lambda t: board.solve(threads=t), counts, max(1, args.repeat - 1))
