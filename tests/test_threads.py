@@ -152,6 +152,19 @@ def test_games_from_rules():
     serial = grundy.solve_game(Chain(), threads=1)
     for t in THREADS[1:]:
         assert same(serial, grundy.solve_game(Chain(), threads=t))
+    # An impartial game by its move function: subtraction {1, 3, 4} with a
+    # loop back (draws), solved from heap 3000 (about 9,000 moves).
+    game = grundy.ImpartialGame(lambda n: [n - s for s in (1, 3, 4) if s <= n] +
+                                ([n + 2] if n % 97 == 5 and n < 3000 else []))
+    serial = game.solve(3000, threads=1)
+    assert serial.counts()[grundy.DRAW] > 0
+    for t in THREADS[1:]:
+        other = game.solve(3000, threads=t)
+        assert np.array_equal(serial.outcome, other.outcome)
+        assert np.array_equal(serial.remoteness, other.remoteness)
+        assert np.array_equal(serial.move, other.move)
+    with pytest.raises(ValueError, match="threads must be >= 1"):
+        game.solve(3, threads=0)
 
 
 @pytest.mark.parametrize("bad, exc, match", [

@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
-from grundy._common import (CycleError, Int64Array, check_bool, is_hashable, is_integer, readonly,
-                            shorten, shown_int)
+from grundy._common import (CycleError, Int64Array, check_bool, check_threads, is_hashable,
+                            is_integer, readonly, shorten, shown_int)
 from grundy._core import grundy as _grundy
 from grundy.loopy import LoopyValue, loopy_sum
 
@@ -492,7 +492,7 @@ class ImpartialGame:
 
     @_locked
     def solve(self, position: Hashable, *, misere: bool = False,
-              max_memory: int | None = None) -> GraphSolution:
+              max_memory: int | None = None, threads: int | None = None) -> GraphSolution:
         """Outcome, remoteness and best move of every position reachable from one.
 
         Explores the game from ``position`` (its start) as a graph, sums
@@ -508,6 +508,9 @@ class ImpartialGame:
             A position with no move is a WIN (normally a LOSS).
         max_memory : int, optional
             Bytes the solve may take (default: the memory available).
+        threads : int, optional
+            Threads for the solve of the explored graph, as in
+            :meth:`GameGraph.solve` (the exploration runs in Python, on one).
 
         Returns
         -------
@@ -533,10 +536,11 @@ class ImpartialGame:
         from grundy.graph import GraphSolution
 
         misere = check_bool(misere, "misere")
+        threads = check_threads(threads)
         for c in _components(position):
             _check_hashable(c, "got the position")
         g = self._graph(position, max_memory)
-        sol = g.solve(misere=misere, max_memory=max_memory)
+        sol = g.solve(misere=misere, max_memory=max_memory, threads=threads)
         return GraphSolution._owned(g, sol.outcome, sol.remoteness, sol.move,
                                     start=g.positions[0])
 

@@ -1002,6 +1002,16 @@ cdef enum:
     INITIAL_SLICE = 1 << 16       # states per call of initial_states on a thread
 
 
+cdef inline int64_t _rem_max(rem_t* remoteness) noexcept nogil:
+    """The largest remoteness the type holds (past it: "overflow")."""
+    if rem_t is uint16_t:
+        return 0xFFFF
+    elif rem_t is int32_t:
+        return 0x7FFFFFFF
+    else:
+        return INT64_MAX
+
+
 def _solve_source(MoveSource src, uint8_t[::1] state, rem_t[::1] remoteness,
                   bint misere, int64_t max_queue_bytes, int threads):
     cdef int64_t n = src.n_states, s, d = 0, bad = -1, lo, hi, a, found
@@ -1051,34 +1061,16 @@ def _solve_source(MoveSource src, uint8_t[::1] state, rem_t[::1] remoteness,
             raise ValueError(f"primitive({bad}) gave {p}: expected 0, WIN (1), LOSS (-1) "
                              f"or TIE (2)")
         raise ValueError(f"state {bad} has {d} moves: a state has 0..{COMPACT_MAX_MOVES}")
-    if status == RETRO_OK and threads > 1:
+    cdef uint8_t terminal = COMPACT_WIN if misere else COMPACT_LOSS
+    cdef int64_t top = _rem_max(&remoteness[0])
+    if status == RETRO_OK:
         with nogil:
-            if rem_t is uint16_t:
-                status = _retrograde_threads(src, &state[0], &remoteness[0],
-                                             COMPACT_WIN if misere else COMPACT_LOSS,
-                                             <int64_t> 0xFFFF, max_queue_bytes, threads)
-            elif rem_t is int32_t:
-                status = _retrograde_threads(src, &state[0], &remoteness[0],
-                                             COMPACT_WIN if misere else COMPACT_LOSS,
-                                             <int64_t> 0x7FFFFFFF, max_queue_bytes, threads)
+            if threads > 1:
+                status = _retrograde_threads(src, &state[0], &remoteness[0], terminal, top,
+                                             max_queue_bytes, threads)
             else:
-                status = _retrograde_threads(src, &state[0], &remoteness[0],
-                                             COMPACT_WIN if misere else COMPACT_LOSS,
-                                             INT64_MAX, max_queue_bytes, threads)
-    elif status == RETRO_OK:
-        with nogil:
-            if rem_t is uint16_t:
-                status = retrograde_compact16(src, &state[0], &remoteness[0], NULL,
-                                              COMPACT_WIN if misere else COMPACT_LOSS,
-                                              max_queue_bytes)
-            elif rem_t is int32_t:
-                status = retrograde_compact32(src, &state[0], &remoteness[0], NULL,
-                                              COMPACT_WIN if misere else COMPACT_LOSS,
-                                              max_queue_bytes)
-            else:
-                status = retrograde_compact64(src, &state[0], &remoteness[0], NULL,
-                                              COMPACT_WIN if misere else COMPACT_LOSS,
-                                              max_queue_bytes)
+                status = _retrograde(src, &state[0], &remoteness[0], NULL, terminal, top,
+                                     max_queue_bytes)
     if status == RETRO_INTERRUPTED:
         _stopped()
     if status == RETRO_NO_MEMORY:
