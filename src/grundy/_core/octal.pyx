@@ -325,6 +325,22 @@ cdef inline bint is_rare(uint32_t v, uint32_t mask) noexcept nogil:
     return (grundy_popcount32(v & mask) & 1) == 0
 
 
+cdef inline int scan_block(const uint32_t* G, int64_t m, int64_t a, int64_t block_end,
+                           uint64_t* seen, const uint64_t* needed,
+                           int64_t words) noexcept nogil:
+    """The splits (a, m - a) of heap m for a in a..block_end-1 into the bitset
+    ``seen`` (branch-free); 1 if a value of ``needed`` is still unseen."""
+    cdef uint32_t v
+    while a < block_end:
+        v = G[a] ^ G[m - a]
+        seen[v >> 6] |= (<uint64_t> 1) << (v & 63)
+        a += 1
+    for a in range(words):
+        if needed[a] & ~seen[a]:
+            return 1
+    return 0
+
+
 cdef int sparse_serial(uint32_t* G, int64_t start, int64_t stop,
                        const int64_t[::1] take0, const int64_t[::1] take1,
                        const int64_t[::1] take2, const int64_t[::1] no_take3,
@@ -423,15 +439,8 @@ cdef int sparse_serial(uint32_t* G, int64_t start, int64_t stop,
                     a = 1
                     while need > 0 and a <= top:
                         block_end = a + SCAN_BLOCK if a + SCAN_BLOCK <= top + 1 else top + 1
-                        while a < block_end:
-                            v = G[a] ^ G[m - a]
-                            seen[v >> 6] |= (<uint64_t> 1) << (v & 63)
-                            a += 1
-                        need = 0
-                        for w in range(words):
-                            if needed[w] & ~seen[w]:
-                                need = 1
-                                break
+                        need = scan_block(G, m, a, block_end, seen, needed, words)
+                        a = block_end
                     i += 1
             if need > 0:
                 # The smallest value that is not an option: rare, below c.
@@ -713,15 +722,8 @@ cdef int sparse_scan(const uint32_t* G, const Rules* r, int64_t n, uint32_t c,
         while missing and a <= top:
             block_end = a + SCAN_BLOCK if a + SCAN_BLOCK <= top + 1 else top + 1
             L.work += block_end - a
-            while a < block_end:
-                v = G[a] ^ G[m - a]
-                seen[v >> 6] |= (<uint64_t> 1) << (v & 63)
-                a += 1
-            missing = 0
-            for w in range(words):
-                if needed[w] & ~seen[w]:
-                    missing = 1
-                    break
+            missing = scan_block(G, m, a, block_end, seen, needed, words)
+            a = block_end
         L.pos[i] = a
         i += 1
     return missing
