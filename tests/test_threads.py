@@ -182,6 +182,24 @@ def test_bad_thread_counts(bad, exc, match):
         grundy.solve_game(Chain(), threads=bad)
 
 
+def test_a_thousand_threads_under_a_tight_address_space():
+    # The OpenMP runtime ends the process when it cannot start a thread;
+    # threads=1024 under a 3 GB address-space limit must still solve (at
+    # most 4 threads a core are started).
+    code = textwrap.dedent("""
+        import resource, numpy as np, grundy
+        resource.setrlimit(resource.RLIMIT_AS, (3 * 2 ** 30, 3 * 2 ** 30))
+        rng = np.random.default_rng(1)
+        g = grundy.GameGraph.from_edges(rng.integers(0, 20000, size=(100000, 2)), n=20000)
+        a, b = g.solve(threads=1), g.solve(threads=1024)
+        assert (a.outcome == b.outcome).all() and (a.remoteness == b.remoteness).all()
+        print(grundy.GrundysGame().values(3000, threads=1024)[-1])
+    """)
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip().isdigit()
+
+
 def test_memory_limit_is_kept_with_threads():
     board = grundy.PoliceThief(["P" + "." * 28 + "T"] + ["." * 30] * 29)
     with pytest.raises(grundy.MemoryLimitError):

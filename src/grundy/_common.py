@@ -262,6 +262,7 @@ def check_number(value: object, n: int, name: str = "position number") -> int:
 
 
 MAX_THREADS = 1024
+THREADS_PER_CORE = 4
 
 
 def usable_cores() -> int:
@@ -277,6 +278,11 @@ def check_threads(threads: object) -> int:
     """The ``threads=`` option: None means every core the process may use
     (:func:`usable_cores`); else an integer 1..1024 (1: the serial path).
 
+    At most THREADS_PER_CORE threads a usable core are started: more would
+    only wait for each other, and a thousand threads may not even start (the
+    OpenMP runtime ends the process when it cannot create one).  The
+    answers are the same for any number.
+
     >>> check_threads(2)
     2
     >>> check_threads(0)
@@ -286,7 +292,8 @@ def check_threads(threads: object) -> int:
     """
     if threads is None:
         return min(usable_cores(), MAX_THREADS)
-    return check_int(threads, "threads", 1, MAX_THREADS)
+    return min(check_int(threads, "threads", 1, MAX_THREADS),
+               THREADS_PER_CORE * usable_cores())
 
 
 def check_bool(value: object, name: str) -> bool:

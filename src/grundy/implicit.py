@@ -105,7 +105,8 @@ def solve_source(source: Any, *, misere: bool = False, max_memory: int | None = 
         every quarter second (done: the states decided).
     threads : int, optional
         Threads for the solve (default: every core the process may use; 1:
-        the serial pass).  Any number gives the same answers.
+        the serial pass; at most 4 a core are started).  Any number gives
+        the same answers.
 
     Returns
     -------

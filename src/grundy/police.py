@@ -586,7 +586,8 @@ class PoliceThief:
             every quarter second (done: the positions decided).
         threads : int, optional
             Threads for the solve (default: every core the process may use; 1:
-            the serial pass).  Any number gives the same answers.
+            the serial pass; at most 4 a core are started).  Any number gives
+            the same answers.
 
         Returns
         -------
