@@ -7,6 +7,7 @@ import numpy as np
 
 from grundy._core._typedefs cimport int64_t
 from cython.parallel cimport prange
+from libc.string cimport memset
 
 from grundy._core._interrupt cimport interrupted, raise_interrupt
 
@@ -22,12 +23,16 @@ cdef int reverse_csr(int64_t n, const int64_t* indptr, const int64_t* indices,
     cdef int d
     if nthreads < 2 or m < PARALLEL_EDGES:
         return _reverse_serial(n, indptr, indices, rev_indptr, rev_indices)
-    if _count_in(n, m, indices, rev_indptr) != 0:
+    if m >= nthreads * n:
+        # Room in rev_indices (not filled yet) for a count array a thread:
+        # each counts a share of the edges, then the counts are summed.
+        if _count_shared(n, m, indices, rev_indptr, rev_indices, nthreads) != 0:
+            return -1
+    elif _count_in(n, m, indices, rev_indptr) != 0:
         return -1
     # The random writes of the fill are shared out: thread d writes the
     # predecessors of the vertices n*d/nthreads up to n*(d+1)/nthreads,
     # reading every edge, in source order (so the result is the serial one).
-    # (Counting was left serial: it costs less than a thread's skipped edges.)
     u0 = 0
     while u0 < n:
         u1 = _slice_end(indptr, n, u0)
@@ -60,6 +65,38 @@ cdef int64_t _slice_end(const int64_t* indptr, int64_t n, int64_t u0) noexcept n
         else:
             lo = mid + 1
     return lo
+
+
+cdef int _count_shared(int64_t n, int64_t m, const int64_t* indices,
+                       int64_t* rev_indptr, int64_t* scratch, int nthreads) noexcept nogil:
+    """_count_in on threads, thread d counting into scratch[d*n:(d+1)*n]
+    (needs m >= nthreads * n); the edges a slice at a time (Ctrl-C between)."""
+    cdef int64_t e, e0, e1, v, a, b, total, step = (CHECK_EVERY + 1) * <int64_t> nthreads
+    cdef int64_t* mine
+    cdef int d
+    for d in prange(nthreads, num_threads=nthreads, schedule="static", chunksize=1):
+        memset(scratch + d * n, 0, n * sizeof(int64_t))
+    e0 = 0
+    while e0 < m:
+        e1 = min(m, e0 + step)
+        for d in prange(nthreads, num_threads=nthreads, schedule="static", chunksize=1):
+            mine = scratch + d * n
+            a = e0 + (e1 - e0) * d // nthreads
+            b = e0 + (e1 - e0) * (d + 1) // nthreads
+            for e in range(a, b):
+                mine[indices[e]] += 1
+        e0 = e1
+        if interrupted():
+            return -1
+    rev_indptr[0] = 0
+    for v in prange(n, num_threads=nthreads, schedule="static"):
+        total = 0
+        for d in range(nthreads):
+            total = total + scratch[d * n + v]
+        rev_indptr[v + 1] = total
+    for v in range(n):
+        rev_indptr[v + 1] += rev_indptr[v]
+    return 0
 
 
 cdef int _count_in(int64_t n, int64_t m, const int64_t* indices,
