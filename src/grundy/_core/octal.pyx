@@ -1065,6 +1065,19 @@ cdef Team* team_new(uint32_t[::1] G, int64_t start, int64_t stop,
     return t
 
 
+cdef int team_extend(Team* t, int nthreads, int64_t* reached, int64_t* plain) noexcept:
+    """Run the team of ``t`` to its end, then free it: its status, how far
+    it got into ``reached``, its plain-scan fallbacks added to ``plain``."""
+    with nogil:
+        run_team(t, nthreads)
+    reached[0] = t.known
+    plain[0] += t.plain
+    cdef int status = <int> t.status
+    team_free(t)
+    free(t)
+    return status
+
+
 def plain_extend(uint32_t[::1] G, int64_t start, int64_t stop,
                  const int64_t[::1] take0, const int64_t[::1] take1,
                  const int64_t[::1] take2, const int64_t[::1] take3,
@@ -1082,9 +1095,8 @@ def plain_extend(uint32_t[::1] G, int64_t start, int64_t stop,
     if start == stop:
         return stop
     cdef int nthreads = threads
-    cdef int64_t n = start, first = stop
+    cdef int64_t n = start, first = stop, plain = 0
     cdef int status = 0
-    cdef Team* t
     with nogil:
         if nthreads > 1:
             first = thread_start(start, stop, take2, take3, thread_work)
@@ -1092,13 +1104,8 @@ def plain_extend(uint32_t[::1] G, int64_t start, int64_t stop,
             status = plain_serial(&G[0], start, first, take0, take1, take2, take3,
                                   unequal, &n)
     if status == 0 and n < stop:
-        t = team_new(G, n, stop, take0, take1, take2, take3, unequal, 0, False)
-        with nogil:
-            run_team(t, nthreads)
-        n = t.known
-        status = <int> t.status
-        team_free(t)
-        free(t)
+        status = team_extend(team_new(G, n, stop, take0, take1, take2, take3, unequal, 0,
+                                      False), nthreads, &n, &plain)
     return _finish_extend(status, n, "the scratch array")
 
 
@@ -1123,7 +1130,6 @@ def sparse_extend(uint32_t[::1] G, int64_t start, int64_t stop,
     cdef int nthreads = threads
     cdef int64_t n = start, first = stop, plain = 0
     cdef int status = 0
-    cdef Team* t
     with nogil:
         if nthreads > 1:
             first = thread_start(start, stop, take2, no_take3, thread_work)
@@ -1131,14 +1137,8 @@ def sparse_extend(uint32_t[::1] G, int64_t start, int64_t stop,
             status = sparse_serial(&G[0], start, first, take0, take1, take2, no_take3,
                                    unequal, mask, &n, &plain)
     if status == 0 and n < stop:
-        t = team_new(G, n, stop, take0, take1, take2, no_take3, unequal, mask, True)
-        with nogil:
-            run_team(t, nthreads)
-        n = t.known
-        status = <int> t.status
-        plain += t.plain
-        team_free(t)
-        free(t)
+        status = team_extend(team_new(G, n, stop, take0, take1, take2, no_take3, unequal,
+                                      mask, True), nthreads, &n, &plain)
     _finish_extend(status, n, "its work arrays")
     return plain
 
