@@ -63,7 +63,7 @@ MEMBERS = public_members()
 def test_the_walk_sees_the_api():
     names = {name for name, _ in MEMBERS}
     for expected in ("GameGraph.solve", "Solution.line", "GraphSolution.outcome",
-                     "SourceSolution.move", "solve_game", "GameSolution.index", "ImpartialGame.values", "TakeAndBreakGame.value",
+                     "StateSolution.move", "solve_game", "GameSolution.index", "ImpartialGame.values", "TakeAndBreakGame.value",
                      "nim_move", "Outcome", "NoMoveType", "Evaluation", "LoopyValues.k"):
         assert expected in names
     assert len(MEMBERS) > 100

@@ -116,6 +116,7 @@ import numpy.typing as npt
 from grundy._common import (DRAW, TIE, Int64Array, as_int64_array, check_bool,
                             check_count, check_memory, check_number, readonly, shorten)
 from grundy._progress import Progress, check_progress, reporting
+from grundy.implicit import StateSolution
 from grundy.solution import Solution
 
 if TYPE_CHECKING:
@@ -1099,7 +1100,7 @@ def _batch_moves(rules: _BatchRules, outcome: npt.NDArray[np.int8], rem: npt.NDA
     return move
 
 
-class BatchGameSolution(Solution):
+class BatchGameSolution(StateSolution):
     """Every state of a batch game numbered 0..n-1, solved: the protocol of
     :class:`grundy.Solution`.
 
@@ -1150,7 +1151,8 @@ class BatchGameSolution(Solution):
     (Evaluation(WIN, remoteness=3, move=3), [5, 3, 2, 0])
     """
 
-    __slots__ = ("game", "_outcome", "_rem", "_remoteness", "_move", "_lock")
+    __slots__ = ("game",)
+    _position_name = "code"
 
     def __init__(self, game: Any, outcome: npt.ArrayLike, remoteness: npt.ArrayLike) -> None:
         from grundy.solution import checked_array
@@ -1172,11 +1174,7 @@ class BatchGameSolution(Solution):
 
     def _setup(self, game: Any, outcome: npt.NDArray[np.int8], rem: npt.NDArray[Any]) -> None:
         self.game = game
-        self._outcome = outcome
-        self._rem = rem                             # compact: 0 at draws
-        self._remoteness: Int64Array | None = None
-        self._move: Int64Array | None = None
-        self._lock = threading.Lock()
+        self._setup_states(outcome, rem, None)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_restore_batch_solution, (type(self), self.game, self._outcome, self._rem))
@@ -1186,64 +1184,10 @@ class BatchGameSolution(Solution):
                         "keep its outcome, remoteness and move arrays with numpy.save, or "
                         "solve with save_to=")
 
-    @property
-    def outcome(self) -> npt.NDArray[np.int8]:
-        """Outcome of every state, int8 (WIN 1, LOSS -1, DRAW 0, TIE 2), read-only.
-
-        Examples
-        --------
-        >>> BatchGameSolution(None, [1, -1], [1, 0]).outcome
-        array([ 1, -1], dtype=int8)
-        """
-        return self._outcome
-
-    @property
-    def remoteness(self) -> Int64Array:
-        """Remoteness of every state, int64 (-1 for draws), read-only.
-
-        Examples
-        --------
-        >>> BatchGameSolution(None, [1, -1, 0], [1, 0, 0]).remoteness
-        array([ 1,  0, -1])
-        """
-        with self._lock:
-            if self._remoteness is None:
-                out = self._rem.astype(np.int64)
-                out[self._outcome == DRAW] = -1
-                self._remoteness = readonly(out)
-            return self._remoteness
-
-    @property
-    def move(self) -> Int64Array:
-        """The state an optimal move of every state leads to, int64 (-1: none), read-only.
-
-        Built on first use by asking the game's ``moves()`` for every state.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> class Line:                       # 2 -> 1 -> 0
-        ...     def primitive(self, codes): return np.zeros(len(codes), np.int8)
-        ...     def moves(self, codes):
-        ...         return np.r_[0, np.cumsum(codes > 0)], codes[codes > 0] - 1
-        >>> BatchGameSolution(Line(), [-1, 1, -1], [0, 1, 2]).move
-        array([-1,  0,  1])
-        """
-        with self._lock:
-            if self._move is None:
-                n = len(self._outcome)
-                rules = _BatchRules(self.game, n)
-                self._move = readonly(_batch_moves(rules, self._outcome, self._rem, 0, n))
-            return self._move
-
-    def _remoteness_at(self, i: int) -> int:
-        return -1 if self._outcome[i] == DRAW else int(self._rem[i])
-
-    def _move_at(self, i: int) -> int:
-        if self._move is not None:
-            return int(self._move[i])
+    def _moves(self, start: int, stop: int) -> Int64Array:
+        # Asked of the game's moves(): the first optimal child in moves() order.
         rules = _BatchRules(self.game, len(self._outcome))
-        return int(_batch_moves(rules, self._outcome, self._rem, i, i + 1)[0])
+        return _batch_moves(rules, self._outcome, self._rem, start, stop)
 
     @property
     def start(self) -> Any:
@@ -1261,56 +1205,6 @@ class BatchGameSolution(Solution):
             return check_number(start(), len(self._outcome), "start()")
         except NotImplementedError:
             return None
-
-    def index(self, position: Any) -> int:
-        """Number of a position: the code itself (0..n_positions-1).
-
-        Parameters
-        ----------
-        position : int
-            A code.
-
-        Returns
-        -------
-        int
-
-        Raises
-        ------
-        TypeError
-            If it is not an integer.
-        ValueError
-            If it is out of range.
-
-        Examples
-        --------
-        >>> BatchGameSolution(None, [1, -1], [1, 0]).index(1)
-        1
-        """
-        return check_number(position, len(self._outcome), "code")
-
-    def position(self, i: int) -> Any:
-        """The position numbered ``i``: the code ``i``.
-
-        Parameters
-        ----------
-        i : int
-            A position number.
-
-        Returns
-        -------
-        int
-
-        Raises
-        ------
-        TypeError, ValueError
-            As for :meth:`index`.
-
-        Examples
-        --------
-        >>> BatchGameSolution(None, [1, -1], [1, 0]).position(0)
-        0
-        """
-        return self.index(i)
 
 
 def _restore_batch_solution(cls: type[BatchGameSolution], game: Any,

@@ -144,33 +144,14 @@ def solve_source(source: Any, *, misere: bool = False, max_memory: int | None = 
     return solution
 
 
-class SourceSolution(Solution):
-    """Every state of a compiled game, solved: the protocol of :class:`grundy.Solution`.
+class StateSolution(Solution):
+    """Base of the solutions whose positions are state numbers 0..n-1, held
+    as the solve's outcome array and compact remoteness (0 at draws).
 
-    Positions are the state numbers.  ``outcome`` is the solve's own
-    array; ``remoteness`` and ``move`` (8 bytes a position each) are built
-    on first use, within the solve's ``max_memory``, while ``sol[p]``,
-    ``best_move`` and ``line`` never need them.  The best move of a state is
-    its first optimal successor in the source's order.
-
-    Parameters
-    ----------
-    source : MoveSource
-        The game (kept as the attribute ``source``).
-    outcome : array_like of int
-        The outcome of every state (-1..2), copied as int8.
-    remoteness : array_like of int
-        The remoteness of every state (>= 0; 0 or -1 at draws), copied as
-        int32.
-    max_memory : int, optional
-        Bytes the arrays built on first use may take.
-
-    Raises
-    ------
-    TypeError
-        If ``source`` is not a MoveSource, or an array does not hold integers.
-    ValueError
-        If an array has the wrong length or a value out of range.
+    ``remoteness`` and ``move`` (8 bytes a position each) are built on
+    first use, within ``max_memory``, while ``sol[p]``, ``best_move`` and
+    ``line`` never need them.  A subclass gives the best moves of a range
+    of states (``_moves``); see :class:`SourceSolution`.
 
     Examples
     --------
@@ -178,51 +159,25 @@ class SourceSolution(Solution):
     >>> import numpy as np
     >>> step, back = np.array([[1], [-1]]), np.array([[-1], [0]])
     >>> src = PoliceThiefSource(step, step, back, back, np.zeros(2, np.uint8), True)
-    >>> sol = solve_source(src)
-    >>> sol.line(3), sol.move.tolist()
-    ([3, 6], [-1, -1, 3, 6, 5, 4, -1, -1])
+    >>> isinstance(solve_source(src), StateSolution)
+    True
     """
 
-    __slots__ = ("source", "_outcome", "_rem", "_remoteness", "_move", "_max_memory", "_threads",
-                 "_lock")
+    __slots__ = ("_outcome", "_rem", "_remoteness", "_move", "_max_memory", "_lock")
+    _position_name = "state number"            # in the errors of index()
 
-    def __init__(self, source: Any, outcome: npt.ArrayLike, remoteness: npt.ArrayLike, *,
-                 max_memory: int | None = None) -> None:
-        if not isinstance(source, _retro.MoveSource):
-            raise TypeError(f"source must be a MoveSource, got {shorten(source)}")
-        n = source.n_states
-        checked = checked_array(outcome, "outcome", np.int8, n, -1, 2)
-        rem = checked_array(remoteness, "remoteness", np.int32, n, -1, 2 ** 31 - 1)
-        rem = np.where(checked == DRAW, np.int32(0), rem)      # the compact form
-        self._setup(source, checked, readonly(rem), max_memory)
-
-    @classmethod
-    def _owned(cls, source: Any, outcome: npt.NDArray[np.int8], remoteness: Remoteness,
-               max_memory: int | None, threads: int | None = None) -> Any:
-        """A solution on the arrays of a solve (not copied)."""
-        self = cls.__new__(cls)
-        self._setup(source, readonly(outcome), readonly(remoteness), max_memory, threads)
-        return self
-
-    def _setup(self, source: Any, outcome: npt.NDArray[np.int8], remoteness: Remoteness,
-               max_memory: int | None, threads: int | None = None) -> None:
-        self.source = source
+    def _setup_states(self, outcome: npt.NDArray[np.int8], remoteness: npt.NDArray[Any],
+                      max_memory: int | None) -> None:
         self._outcome = outcome
         self._rem = remoteness                      # compact: 0 at draws
         self._remoteness: Int64Array | None = None
         self._move: Int64Array | None = None
         self._max_memory = max_memory
-        self._threads = threads                     # for the move array (None: all cores)
         self._lock = threading.Lock()               # one build of each lazy array
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        raise TypeError(f"a {type(self).__name__} holds a compiled game, which cannot be "
-                        f"pickled: keep its outcome and remoteness arrays instead")
-
-    def _saved(self) -> tuple[str, Any, dict[str, npt.NDArray[Any]]]:
-        raise TypeError(f"a {type(self).__name__} of a compiled game cannot be saved (its "
-                        f"rules are code, not data): keep its outcome, remoteness and move "
-                        f"arrays with numpy.save instead")
+    def _moves(self, start: int, stop: int) -> Int64Array:
+        """The best moves of the states start..stop-1 (-1: none)."""
+        raise NotImplementedError
 
     @property
     def outcome(self) -> npt.NDArray[np.int8]:
@@ -272,9 +227,8 @@ class SourceSolution(Solution):
     def move(self) -> Int64Array:
         """Number of the state an optimal move leads to, int64 (-1: none), read-only.
 
-        Built on first use by the compiled ``best_moves`` (8 bytes a state),
-        within the solve's ``max_memory``: the first optimal successor in
-        the source's order.
+        Built on first use (8 bytes a state), within the solve's
+        ``max_memory``: the first optimal successor in the game's move order.
 
         Raises
         ------
@@ -294,10 +248,7 @@ class SourceSolution(Solution):
             if self._move is None:
                 n = self._outcome.size
                 check_memory(8 * n, self._max_memory, f"the int64 moves of {n:,} positions")
-                move = np.empty(n, dtype=np.int64)
-                _retro.best_moves(self.source, self._outcome, self._rem, 0, n, move,
-                                  threads=check_threads(self._threads))
-                self._move = readonly(move)
+                self._move = readonly(self._moves(0, n))
             return self._move
 
     def _remoteness_at(self, i: int) -> int:
@@ -306,12 +257,10 @@ class SourceSolution(Solution):
     def _move_at(self, i: int) -> int:
         if self._move is not None:
             return int(self._move[i])
-        one = np.empty(1, dtype=np.int64)
-        _retro.best_moves(self.source, self._outcome, self._rem, i, i + 1, one)
-        return int(one[0])
+        return int(self._moves(i, i + 1)[0])
 
     def index(self, position: Any) -> int:
-        """Number of a position: for a compiled game, the state number itself.
+        """Number of a position: the state number itself.
 
         Parameters
         ----------
@@ -338,10 +287,10 @@ class SourceSolution(Solution):
         >>> solve_source(src).index(5)
         5
         """
-        return check_number(position, self._outcome.size, "state number")
+        return check_number(position, self._outcome.size, self._position_name)
 
     def position(self, i: int) -> Any:
-        """The position numbered ``i``: for a compiled game, the state number.
+        """The position numbered ``i``: the state number ``i``.
 
         Parameters
         ----------
@@ -367,4 +316,86 @@ class SourceSolution(Solution):
         5
         """
         return self.index(i)
+
+
+class SourceSolution(StateSolution):
+    """Every state of a compiled game, solved: the protocol of :class:`grundy.Solution`.
+
+    Positions are the state numbers.  ``outcome`` is the solve's own
+    array; ``remoteness`` and ``move`` (8 bytes a position each) are built
+    on first use, within the solve's ``max_memory``, while ``sol[p]``,
+    ``best_move`` and ``line`` never need them.  The best move of a state is
+    its first optimal successor in the source's order.
+
+    Parameters
+    ----------
+    source : MoveSource
+        The game (kept as the attribute ``source``).
+    outcome : array_like of int
+        The outcome of every state (-1..2), copied as int8.
+    remoteness : array_like of int
+        The remoteness of every state (>= 0; 0 or -1 at draws), copied as
+        int32.
+    max_memory : int, optional
+        Bytes the arrays built on first use may take.
+
+    Raises
+    ------
+    TypeError
+        If ``source`` is not a MoveSource, or an array does not hold integers.
+    ValueError
+        If an array has the wrong length or a value out of range.
+
+    Examples
+    --------
+    >>> from grundy._core.police import PoliceThiefSource
+    >>> import numpy as np
+    >>> step, back = np.array([[1], [-1]]), np.array([[-1], [0]])
+    >>> src = PoliceThiefSource(step, step, back, back, np.zeros(2, np.uint8), True)
+    >>> sol = solve_source(src)
+    >>> sol.line(3), sol.move.tolist()
+    ([3, 6], [-1, -1, 3, 6, 5, 4, -1, -1])
+    """
+
+    __slots__ = ("source", "_threads")
+
+    def __init__(self, source: Any, outcome: npt.ArrayLike, remoteness: npt.ArrayLike, *,
+                 max_memory: int | None = None) -> None:
+        if not isinstance(source, _retro.MoveSource):
+            raise TypeError(f"source must be a MoveSource, got {shorten(source)}")
+        n = source.n_states
+        checked = checked_array(outcome, "outcome", np.int8, n, -1, 2)
+        rem = checked_array(remoteness, "remoteness", np.int32, n, -1, 2 ** 31 - 1)
+        rem = np.where(checked == DRAW, np.int32(0), rem)      # the compact form
+        self._setup(source, checked, readonly(rem), max_memory)
+
+    @classmethod
+    def _owned(cls, source: Any, outcome: npt.NDArray[np.int8], remoteness: Remoteness,
+               max_memory: int | None, threads: int | None = None) -> Any:
+        """A solution on the arrays of a solve (not copied)."""
+        self = cls.__new__(cls)
+        self._setup(source, readonly(outcome), readonly(remoteness), max_memory, threads)
+        return self
+
+    def _setup(self, source: Any, outcome: npt.NDArray[np.int8], remoteness: Remoteness,
+               max_memory: int | None, threads: int | None = None) -> None:
+        self.source = source
+        self._threads = threads                     # for the move array (None: all cores)
+        self._setup_states(outcome, remoteness, max_memory)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        raise TypeError(f"a {type(self).__name__} holds a compiled game, which cannot be "
+                        f"pickled: keep its outcome and remoteness arrays instead")
+
+    def _saved(self) -> tuple[str, Any, dict[str, npt.NDArray[Any]]]:
+        raise TypeError(f"a {type(self).__name__} of a compiled game cannot be saved (its "
+                        f"rules are code, not data): keep its outcome, remoteness and move "
+                        f"arrays with numpy.save instead")
+
+    def _moves(self, start: int, stop: int) -> Int64Array:
+        # The compiled best_moves: the first optimal successor in the source's order.
+        move = np.empty(stop - start, dtype=np.int64)
+        _retro.best_moves(self.source, self._outcome, self._rem, start, stop, move,
+                          threads=check_threads(self._threads) if stop - start > 1 else 1)
+        return move
 
