@@ -22,17 +22,18 @@ cdef int reverse_csr(int64_t n, const int64_t* indptr, const int64_t* indices,
     cdef int64_t u, e, v, m = indptr[n], u0, u1, lo, hi
     cdef int d
     if nthreads < 2 or m < PARALLEL_EDGES:
-        return _reverse_serial(n, indptr, indices, rev_indptr, rev_indices)
-    if m >= nthreads * n:
+        nthreads = 1
+    if nthreads > 1 and m >= nthreads * n:
         # Room in rev_indices (not filled yet) for a count array a thread:
         # each counts a share of the edges, then the counts are summed.
         if _count_shared(n, m, indices, rev_indptr, rev_indices, nthreads) != 0:
             return -1
     elif _count_in(n, m, indices, rev_indptr) != 0:
         return -1
-    # The random writes of the fill are shared out: thread d writes the
-    # predecessors of the vertices n*d/nthreads up to n*(d+1)/nthreads,
-    # reading every edge, in source order (so the result is the serial one).
+    # Fill using rev_indptr[v] as the write cursor of v, then shift back.
+    # The random writes are shared out: thread d writes the predecessors of
+    # the vertices n*d/nthreads up to n*(d+1)/nthreads, reading every edge,
+    # in source order (so the result is the same for any thread count).
     u0 = 0
     while u0 < n:
         u1 = _slice_end(indptr, n, u0)
@@ -111,25 +112,6 @@ cdef int _count_in(int64_t n, int64_t m, const int64_t* indices,
         rev_indptr[indices[e] + 1] += 1
     for v in range(n):
         rev_indptr[v + 1] += rev_indptr[v]
-    return 0
-
-
-cdef int _reverse_serial(int64_t n, const int64_t* indptr, const int64_t* indices,
-                         int64_t* rev_indptr, int64_t* rev_indices) noexcept nogil:
-    cdef int64_t u, e, v
-    if _count_in(n, indptr[n], indices, rev_indptr) != 0:
-        return -1
-    # Fill using rev_indptr[v] as the write cursor of v, then shift back.
-    for u in range(n):
-        if (u & CHECK_EVERY) == CHECK_EVERY and interrupted():
-            return -1
-        for e in range(indptr[u], indptr[u + 1]):
-            v = indices[e]
-            rev_indices[rev_indptr[v]] = u
-            rev_indptr[v] += 1
-    for v in range(n, 0, -1):
-        rev_indptr[v] = rev_indptr[v - 1]
-    rev_indptr[0] = 0
     return 0
 
 
