@@ -164,6 +164,26 @@ def octal_values_naive(code, n, base=8):
     return G
 
 
+def find_period_naive(G, heaps, t, extra_p):
+    """The period search by its definition: for each p, the preperiod e from
+    a scan down from the top; the smallest p the periodicity theorem proves
+    with len(G) values, as (e, p, values_needed), else the candidate p <=
+    (2 len(G) - t) // (heaps + extra_p) that needs the fewest values."""
+    N = len(G)
+    best = None
+    for p in range(1, min(N - 1, (2 * N - t) // (heaps + extra_p)) + 1):
+        n = N - p - 1
+        while n >= 0 and G[n + p] == G[n]:
+            n -= 1
+        e = n + 1
+        end = max(heaps * e + (heaps - 1 + extra_p) * p + t, e + 1)
+        if end + p <= N:
+            return (e, p, end + p)
+        if best is None or end + p < best[2]:
+            best = (e, p, end + p)
+    return best
+
+
 def grundys_game_naive(n):
     G = []
     for h in range(n + 1):

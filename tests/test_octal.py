@@ -11,7 +11,8 @@ import grundy
 from grundy import GrundysGame, HexGame, OctalGame, Periodicity, SubtractionGame
 from grundy._core import octal as octal_kernel
 from grundy.octal import parse_game
-from reference import grundys_game_naive, octal_values_naive, subtraction_naive
+from reference import (find_period_naive, grundys_game_naive, octal_values_naive,
+                       subtraction_naive)
 
 
 def random_code(rng, base):
@@ -112,6 +113,42 @@ def test_periods(game, expected):
     assert all(values[n + p] == values[n] for n in range(e, len(values) - p))
     assert e == 0 or values[e - 1 + p] != values[e - 1]
     assert game.value(10 ** 30) == values[e + (10 ** 30 - e) % p]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_find_period_against_definition(seed):
+    # Sequences with a planted period from a random preperiod on (small
+    # alphabets, so shorter periods also match for a while), cut anywhere.
+    rng = random.Random(seed)
+    for _ in range(150):
+        e, p = rng.randrange(0, 40), rng.randrange(1, 12)
+        alphabet = rng.choice([2, 3, 8])
+        head = [rng.randrange(alphabet) for _ in range(e)]
+        cycle = [rng.randrange(alphabet) for _ in range(p)]
+        G = head + [cycle[i % p] for i in range(rng.randrange(0, 300))]
+        if rng.random() < 0.2:
+            G = [rng.randrange(alphabet) for _ in G]
+        G = np.array(G, dtype=np.uint32)
+        heaps, t, extra = rng.randrange(1, 4), rng.randrange(0, 6), rng.randrange(0, 2)
+        assert octal_kernel.find_period(G, heaps, t, extra) == \
+            find_period_naive(G.tolist(), heaps, t, extra), (G.tolist(), heaps, t, extra)
+    for G in ([], [0], [0, 0], [5] * 200):
+        G = np.array(G, dtype=np.uint32)
+        for heaps in (1, 2, 3):
+            for t in (0, 1, 3, 500):
+                assert octal_kernel.find_period(G, heaps, t, 0) == \
+                    find_period_naive(G.tolist(), heaps, t, 0)
+
+
+def test_period_search_stops_where_the_period_is_proved():
+    # 0.137 is proved at 174: the search goes on from 128 values straight to
+    # the 175 its best candidate needs, not to 256.
+    game = OctalGame("0.137")
+    assert game.periodicity() == Periodicity(52, 34, 174)
+    assert game._n == 175
+    # Kayles likewise: proved at 167, from 128 values straight to 168.
+    kayles = OctalGame("0.77")
+    assert kayles.periodicity() == (71, 12, 167) and kayles._n == 168
 
 
 def test_officers_and_grundys_game_claim_no_period():

@@ -568,16 +568,25 @@ class TakeAndBreakGame:
         size = 64
         while True:
             size = min(size, n_max + 1)
+            following = 2 * size
             if size > self._searched_to:
                 self._extend(size, "auto", None, None, max_memory, threads=threads)
+                # The search's scratch: 8 bytes for each period it may try.
+                check_memory(16 * size // (heaps + extra) + 8, max_memory,
+                             f"the period search over {shown_int(size)} values")
                 found = _octal.find_period(self._G[:size], heaps, self.max_take, extra)
                 if found is not None:
-                    self._period = Periodicity(*found)
-                    return self._period
+                    e, p, need = found
+                    if need <= size:
+                        self._period = Periodicity(e, p, need - 1)
+                        return self._period
+                    # The candidate closest to a proof: if it holds up to
+                    # where it would be proved, stop there, not at twice size.
+                    following = max(size + 1, min(following, need))
                 self._searched_to = size
             if size >= n_max + 1:
                 return None
-            size *= 2
+            size = following
 
     # -- statistics ---------------------------------------------------------------
 

@@ -341,6 +341,39 @@ cdef inline int scan_block(const uint32_t* G, int64_t m, int64_t a, int64_t bloc
     return 0
 
 
+cdef int scan_splits(const uint32_t* G, const int64_t* take2, int64_t n2, bint unequal,
+                     int64_t n, int64_t* pos, uint64_t* seen, const uint64_t* needed,
+                     int64_t words, int64_t* work) noexcept nogil:
+    """Look for the values of ``needed`` (bitset) that are not in ``seen``
+    among the splits of heap n, going on from a = pos[i] for rule i: a block
+    of each rule's splits in turn (a needed value the first rule never
+    makes is then found as soon as another rule makes it), into ``seen``,
+    until all are seen.  0 once all are seen, 1 if some are missing when
+    every split was scanned."""
+    cdef int64_t i, m, a, top, block_end, w
+    cdef int missing = 0, more = 1
+    for w in range(words):
+        if needed[w] & ~seen[w]:
+            missing = 1
+            break
+    while missing and more:
+        more = 0
+        for i in range(n2):
+            m = n - take2[i]
+            top = (m - 1) // 2 if unequal else m // 2
+            a = pos[i]
+            if a > top:
+                continue
+            block_end = a + SCAN_BLOCK if a + SCAN_BLOCK <= top + 1 else top + 1
+            work[0] += block_end - a
+            missing = scan_block(G, m, a, block_end, seen, needed, words)
+            pos[i] = block_end
+            more = 1
+            if not missing:
+                break
+    return missing
+
+
 cdef int sparse_serial(uint32_t* G, int64_t start, int64_t stop,
                        const int64_t[::1] take0, const int64_t[::1] take1,
                        const int64_t[::1] take2, const int64_t[::1] no_take3,
@@ -354,13 +387,17 @@ cdef int sparse_serial(uint32_t* G, int64_t start, int64_t stop,
     cdef uint32_t g, v, c, vmax
     cdef int status = 0
     cdef int64_t* rare = <int64_t*> malloc(rare_cap * sizeof(int64_t))
-    cdef int64_t w, words, top, block_end
+    cdef int64_t w, words, scanned = 0
+    # Where each rule's scan of the splits has got to.
+    cdef int64_t* pos = <int64_t*> malloc(take2.shape[0] * sizeof(int64_t) + 8)
     # Bitsets over the values (the scratch's capacity, grown with it).
     cdef uint64_t* needed = NULL
     cdef uint64_t* seen = NULL
     reached[0] = start
     plain_count[0] = 0
-    if rare == NULL:
+    if rare == NULL or pos == NULL:
+        free(rare)
+        free(pos)
         return -1
     s.stamp = NULL
     s.cap = 0
@@ -385,11 +422,12 @@ cdef int sparse_serial(uint32_t* G, int64_t start, int64_t stop,
                 cost_plain += m // 2
                 cost_rare += n_rare
         need = 0
+        scanned = 0
         if 2 * cost_rare >= cost_plain:
             plain_options(G, n, take0, take1, take2, no_take3, unequal, &s)
             g = mex(&s, n)
             plain += 1
-            need = 1                      # counted as a full scan below
+            scanned = cost_plain
         else:
             for i in range(take0.shape[0]):
                 if n == take0[i]:
@@ -432,16 +470,10 @@ cdef int sparse_serial(uint32_t* G, int64_t start, int64_t stop,
             if need > 0:
                 for w in range(s.cap >> 6 if s.cap >= 64 else 1):
                     seen[w] = 0
-                i = 0
-                while need > 0 and i < take2.shape[0]:
-                    m = n - take2[i]
-                    top = (m - 1) // 2 if unequal else m // 2
-                    a = 1
-                    while need > 0 and a <= top:
-                        block_end = a + SCAN_BLOCK if a + SCAN_BLOCK <= top + 1 else top + 1
-                        need = scan_block(G, m, a, block_end, seen, needed, words)
-                        a = block_end
-                    i += 1
+                for i in range(take2.shape[0]):
+                    pos[i] = 1
+                need = scan_splits(G, &take2[0], take2.shape[0], unequal, n, pos, seen,
+                                   needed, words, &scanned)
             if need > 0:
                 # The smallest value that is not an option: rare, below c.
                 g = 0
@@ -460,13 +492,14 @@ cdef int sparse_serial(uint32_t* G, int64_t start, int64_t stop,
             if status == 0:
                 status = bitsets_fit(&needed, &seen, s.cap if s.cap >= 64 else 64)
         n += 1
-        work += 1 + cost_rare + (cost_plain if need > 0 else 0)
+        work += 1 + cost_rare + scanned
         if work > CHECK_WORK:
             work = 0
             if status == 0 and interrupted():
                 status = STOPPED
     free(s.stamp)
     free(rare)
+    free(pos)
     free(needed)
     free(seen)
     reached[0] = n
@@ -700,33 +733,16 @@ cdef int sparse_scan(const uint32_t* G, const Rules* r, int64_t n, uint32_t c,
     """Look for the rare values below c that are not marked among the splits,
     going on from L.pos: 0 once all are seen, 1 if some are missing when
     every split was scanned."""
-    cdef int64_t words = (c + 63) >> 6, w, i, m, a, top, block_end
+    cdef int64_t words = (c + 63) >> 6, w
     cdef uint32_t v, mask = r.mask
     cdef uint64_t* needed = L.needed
-    cdef uint64_t* seen = L.seen
-    cdef int missing = 0
     for w in range(words):
         needed[w] = 0
     for v in range(c):
         if is_rare(v, mask) and L.stamp[v] != n:
             needed[v >> 6] |= (<uint64_t> 1) << (v & 63)
-    for w in range(words):
-        if needed[w] & ~seen[w]:
-            missing = 1
-            break
-    i = 0
-    while missing and i < r.n2:
-        m = n - r.take2[i]
-        top = (m - 1) // 2 if r.unequal else m // 2
-        a = L.pos[i]
-        while missing and a <= top:
-            block_end = a + SCAN_BLOCK if a + SCAN_BLOCK <= top + 1 else top + 1
-            L.work += block_end - a
-            missing = scan_block(G, m, a, block_end, seen, needed, words)
-            a = block_end
-        L.pos[i] = a
-        i += 1
-    return missing
+    return scan_splits(G, r.take2, r.n2, r.unequal, n, L.pos, L.seen, needed, words,
+                       &L.work)
 
 
 cdef void sparse_bulk(Team* t, int64_t n, int64_t K, int64_t count, Local* L) noexcept nogil:
@@ -1144,41 +1160,69 @@ def sparse_extend(uint32_t[::1] G, int64_t start, int64_t stop,
 
 
 def find_period(const uint32_t[::1] G, int64_t heaps, int64_t t, int64_t extra_p):
-    """Smallest proved period of G[0:len(G)], as (preperiod, period, proved_at).
+    """The period of G[0:len(G)] that the periodicity theorem proves with the
+    fewest values, as (preperiod, period, values_needed), or None.
 
-    For each p the preperiod e is the smallest e with G[n + p] == G[n] for all
-    e <= n < len(G) - p; p is proved when that holds over the range the
-    periodicity theorem asks for: e <= n < heaps*e + (heaps-1+extra_p)*p + t
-    (``heaps``: most heaps a move leaves, at least 1; ``extra_p`` 1 for
-    games whose splits must be unequal, else 0).  Returns None if no p is
-    proved with the values given.
+    For each p the preperiod e is the smallest e with G[n + p] == G[n] for
+    all e <= n < N - p (N = len(G)); p is proved when that holds over the
+    range the periodicity theorem asks for, e <= n < end with end =
+    max(heaps*e + (heaps-1+extra_p)*p + t, e + 1) (``heaps``: most heaps a
+    move leaves, 1..3; ``extra_p`` 1 for games whose splits must be
+    unequal, else 0), that is when values_needed = end + p <= N.  The
+    smallest proved p is returned (then values_needed <= N: proved_at is
+    values_needed - 1); when none is proved, the candidate that needs the
+    fewest values (values_needed > N, and more values may break it).  None
+    when no p is short enough to be proved by N values.
+
+    Linear in N: e for every p comes from the Z-function of G read
+    backwards (Z[p] = how many n, from the top down, have G[n + p] ==
+    G[n]; e = N - p - Z[p]), each computed from the earlier ones.
     """
-    cdef int64_t N = G.shape[0], p, n, e, end
+    cdef int64_t N = G.shape[0], p, e, end, need, z, left = 0, right = 0
+    cdef int64_t p_max, best_e = 0, best_p = 0, best_need = -1
     if heaps < 1 or heaps > 3 or t < 0 or extra_p < 0 or extra_p > 1:
         raise ValueError("1 <= heaps <= 3, t >= 0 and 0 <= extra_p <= 1 are required")
-    if t >= N:
-        # The proof needs values past n = t: none yet (and no overflow below).
+    # values_needed >= (heaps + extra_p) * p + t, so only p <= p_max can be
+    # proved with N values (or come within twice N of a proof).
+    p_max = (2 * N - t) // (heaps + extra_p)
+    if p_max > N - 1:
+        p_max = N - 1
+    if p_max < 1:
         return None
+    cdef int64_t* Z = <int64_t*>malloc((p_max + 1) * sizeof(int64_t))
+    if Z == NULL:
+        raise MemoryError(f"no memory for the period search over {N:,} values")
+    cdef const uint32_t* top = &G[N - 1]        # top[-i] is R[i], G read backwards
     cdef bint stopped = False
     with nogil:
-        for p in range(1, N):
-            if (p & 63) == 0 and interrupted():
+        Z[0] = N
+        for p in range(1, p_max + 1):
+            if (p & 0xFFFF) == 0 and interrupted():
                 stopped = True
                 break
-            # Scan down from the top for the last mismatch.
-            n = N - p - 1
-            while n >= 0 and G[n + p] == G[n]:
-                n -= 1
-            e = n + 1
-            end = heaps * e + (heaps - 1 + extra_p) * p + t     # check e <= n < end
+            z = 0
+            if p < right:
+                z = Z[p - left]
+                if z > right - p:
+                    z = right - p
+            while p + z < N and top[-z] == top[-(p + z)]:
+                z += 1
+            if p + z > right:
+                left, right = p, p + z
+            Z[p] = z
+            e = N - p - z
+            end = heaps * e + (heaps - 1 + extra_p) * p + t
             if end < e + 1:
                 end = e + 1
-            if end - 1 + p <= N - 1:
+            need = end + p
+            if need <= N:
+                best_e, best_p, best_need = e, p, need
                 break
-        else:
-            p = 0
+            if best_need < 0 or need < best_need:
+                best_e, best_p, best_need = e, p, need
+    free(Z)
     if stopped:
         raise_interrupt()
-    if p == 0:
+    if best_need < 0:
         return None
-    return (e, p, end - 1 + p)
+    return (best_e, best_p, best_need)
