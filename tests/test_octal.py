@@ -10,7 +10,7 @@ import pytest
 import grundy
 from grundy import GrundysGame, HexGame, OctalGame, Periodicity, SubtractionGame
 from grundy._core import octal as octal_kernel
-from grundy.octal import parse_game
+from grundy.octal import best_mask, parse_game
 from reference import (find_period_naive, grundys_game_naive, octal_values_naive,
                        subtraction_naive)
 
@@ -95,6 +95,43 @@ def test_grundys_game_statistics_stable_between_kernels():
     assert a.rare_values[:2] == (0, 1) and a.n == n
     # The automatic mask for Grundy's game is the published one.
     assert auto._mask == 0xFFFFFFFE
+
+
+def rare_count(values, mask):
+    return sum(1 for v in values if bin(v & mask).count("1") % 2 == 0)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_best_mask_is_the_best(seed):
+    # Values below 2^7: best_mask tries every mask, so none makes fewer rare.
+    rng = random.Random(seed)
+    for _ in range(40):
+        size = rng.randrange(1, 200)
+        common = rng.sample(range(1, 128), rng.randrange(1, 6))
+        values = [rng.choice(common) if rng.random() < 0.9 else rng.randrange(128)
+                  for _ in range(size)]
+        fewest = min(rare_count(values, m) for m in range(1, 128))
+        mask = best_mask(np.array(values))
+        if fewest * 4 > size:
+            assert mask is None
+        else:
+            assert 1 <= mask <= 0xFFFFFFFF and rare_count(values, mask) == fewest
+    # Values past 2^12: the bits above are chosen one at a time.
+    values = np.array([1 << 13, (1 << 13) | 3, 5, 0] + [(1 << 14) | 1] * 20, dtype=np.uint32)
+    mask = best_mask(values)
+    assert rare_count(values.tolist(), mask) == 1       # only 0 stays rare
+    assert best_mask([]) is None and best_mask([0] * 10) is None
+
+
+def test_automatic_mask_is_chosen_again_as_values_grow():
+    # 0.146: no mask makes the first 2^13 values sparse; by 2^15 one does
+    # (0x7f5 on the values' bits, Gangolli and Plambeck's kind of mask).
+    game = OctalGame("0.146")
+    game.values(1 << 13)
+    assert game._auto_mask() is None
+    values = game.values(1 << 15)
+    assert game._mask & 0x7FF == 0x7F5
+    assert values.tolist() == OctalGame("0.146").values(1 << 15, kernel="plain").tolist()
 
 
 @pytest.mark.parametrize("game, expected", [

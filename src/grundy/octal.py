@@ -16,23 +16,27 @@ Periodicity(preperiod=52, period=34, proved_at=174)
 """
 from __future__ import annotations
 
+import json
 import os
 import re
+import shutil
 import threading
 import time
+import zlib
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
-from grundy._common import (Int64Array, check_bool, check_count, check_int, check_memory,
-                            check_threads, readonly, shorten, shown_int, usable_cores)
+from grundy._common import (Int64Array, MemoryLimitError, check_bool, check_count, check_int,
+                            check_memory, check_threads, format_bytes, readonly, shorten,
+                            shown_int, usable_cores)
 from grundy._core import octal as _octal
 from grundy._progress import Progress, Report, check_progress, reporting
 
 __all__ = ["OctalGame", "HexGame", "GrundysGame", "SubtractionGame", "TakeAndBreakGame",
-           "Periodicity", "RareCommon"]
+           "Periodicity", "RareCommon", "best_mask"]
 
 
 
@@ -109,6 +113,82 @@ def _rare(values: npt.ArrayLike, mask: int) -> npt.NDArray[np.bool_]:
     return even
 
 
+# Masks over the low bits of the values are tried exhaustively (2^12 of
+# them); the bits above are then chosen one at a time.
+_MASK_LOW_BITS = 12
+
+
+def best_mask(values: npt.ArrayLike) -> int | None:
+    """The mask of the sparse kernel for values like these: the one under
+    which fewest of them are rare, or None if every mask leaves more than a
+    quarter of them rare (the plain scan is then as fast).
+
+    The sparse kernel's work for a value is about the number of rare values
+    before it (it enumerates the splits with a rare part), so the mask that
+    makes fewest values rare minimises the expected work.  Values below
+    2^12 get the best of every mask; above, the low 12 bits of the mask
+    (every choice, the higher bits fixed) and each higher bit (set or not)
+    are chosen in turn until neither improves.  The bits above the largest
+    value are set (a larger value is then common unless its own lower bits
+    make it rare).
+
+    Parameters
+    ----------
+    values : array_like of int
+        Nim-values, >= 0 (such as G(0..n)).
+
+    Returns
+    -------
+    int or None
+
+    Examples
+    --------
+    >>> from grundy.octal import best_mask
+    >>> hex(best_mask(GrundysGame().values(4096)))      # rare: 0, 1, 6, 7, ...
+    '0xfffffffe'
+    >>> best_mask([0, 1, 2, 3]) is None                 # half are always rare
+    True
+    """
+    v = np.asarray(values)
+    if v.size == 0:
+        return None
+    counts = np.bincount(v.astype(np.int64).ravel())
+    present = np.flatnonzero(counts).astype(np.uint32)
+    weight = counts[present]
+    bits = max(1, int(present[-1]).bit_length())
+    low = min(bits, _MASK_LOW_BITS)
+    low_part = present & np.uint32((1 << low) - 1)
+    high_bits, low_mask, best = 0, 0, v.size + 1
+    for _ in range(8):
+        # Every low mask, the high bits fixed: fold the counts onto the low
+        # bits, apart by the parity the high bits give.
+        odd_high = ~_rare(present, high_bits) if high_bits else np.zeros(len(present), bool)
+        folded = [np.bincount(low_part[odd_high == k], weights=weight[odd_high == k],
+                              minlength=1 << low) for k in (False, True)]
+        lows = np.flatnonzero(folded[0] + folded[1]).astype(np.uint32)
+        improved = False
+        for first in range(1, 1 << low, 256):
+            masks = np.arange(first, min(first + 256, 1 << low), dtype=np.uint32)
+            even = _rare(masks[:, None] & lows[None, :], 0xFFFFFFFF)
+            rare_counts = even @ folded[0][lows] + ~even @ folded[1][lows]
+            # Of equally good masks the largest (more bits set).
+            i = len(masks) - 1 - int(np.argmin(rare_counts[::-1]))
+            if rare_counts[i] < best or (rare_counts[i] == best and masks[i] > low_mask):
+                improved |= rare_counts[i] < best
+                low_mask, best = int(masks[i]), int(rare_counts[i])
+        for bit in range(low, bits):
+            other = (low_mask | high_bits) ^ (1 << bit)
+            count = int(weight[_rare(present, other)].sum())
+            if count < best or (count == best and other >> bit & 1):
+                improved |= count < best
+                high_bits ^= 1 << bit
+                best = count
+        if not improved or bits == low:
+            break
+    mask = low_mask | high_bits | ((0xFFFFFFFF << bits) & 0xFFFFFFFF)
+    return mask if best * 4 <= v.size else None
+
+
 class TakeAndBreakGame:
     """A heap game given by take-and-break rules (the common base class).
 
@@ -151,7 +231,8 @@ class TakeAndBreakGame:
         self._lock = threading.RLock()
         self._G = np.zeros(1024, dtype=np.uint32)
         self._n = 0                       # G[0:_n] is known
-        self._mask: int | None = None
+        self._mask: int | None = None    # the automatic mask (0: none), chosen at
+        self._mask_at = 0                 # this many values known
         self._period: Periodicity | None = None   # a proved Periodicity, once found
         self._searched_to = -1            # no period is provable from G[0:_searched_to]
 
@@ -258,8 +339,10 @@ class TakeAndBreakGame:
             The last heap size.
         kernel : {"auto", "sparse", "plain"}
             "auto": the sparse-space kernel for splitting games, with an
-            automatically chosen mask unless ``mask`` is given (the first
-            2^13 values come from the plain scan, and the mask from them).
+            automatically chosen mask unless ``mask`` is given: the first
+            2^13 values come from the plain scan; then :func:`best_mask` of
+            the values known is used, chosen again each time they double
+            (the plain scan while no mask leaves at most a quarter rare).
             All kernels give identical values.
         mask : int, optional
             The rare/common mask of the sparse kernel (1..2^32-1).
@@ -361,23 +444,12 @@ class TakeAndBreakGame:
                 progress(self._n, total)
 
     def _auto_mask(self) -> int | None:
-        """A mask under which few of the known values are rare, or None if
-        no mask makes them sparse.  Chosen once, from G(0.._AUTO_MASK_SAMPLE)."""
-        if self._mask is None:
-            G = self._G[:self._n]
-            bits = max(1, int(G.max(initial=0)).bit_length())
-            if bits > 12:
-                self._mask = 0
-                return None
-            counts = np.bincount(G, minlength=1 << bits)
-            values = np.arange(1 << bits)
-            best, best_rare = 0, len(G)
-            for m in range(1, 1 << bits):
-                rare = int(counts[_rare(values, m)].sum())
-                if rare < best_rare:
-                    best, best_rare = m, rare
-            high = (0xFFFFFFFF << bits) & 0xFFFFFFFF
-            self._mask = (best | high) if best and best_rare * 4 <= len(G) else 0
+        """The mask for the next values, or None for the plain scan: the one
+        that makes fewest of the values known rare (see :func:`best_mask`),
+        re-chosen each time the values known have doubled."""
+        if self._mask is None or self._n >= 2 * self._mask_at:
+            self._mask = best_mask(self._G[:self._n]) or 0
+            self._mask_at = self._n
         return self._mask or None
 
     def value(self, n: int, *, max_memory: int | None = None,
@@ -424,6 +496,130 @@ class TakeAndBreakGame:
                 n = e + (n - e) % p
             self._extend(n + 1, "auto", None, None, max_memory, threads=threads)
             return int(self._G[n])
+
+    # -- values on disk -------------------------------------------------------------
+
+    def compute(self, n: int, path: str | os.PathLike[str], *, progress: Progress = None,
+                threads: int | None = None, every: float = 30.0) -> int:
+        """G(0..n) computed into a file, so that a long run can be stopped and resumed.
+
+        The values go to ``path``, a numpy ``.npy`` file of uint32 (memory
+        mapped: a run to 2^26 needs 256 MiB of disk, not of memory), and
+        what is known to ``path + ".json"``: the game, how many values are
+        final, and their CRC-32.  Every ``every`` seconds, and when the run
+        stops however it stops (Ctrl-C included), the values are flushed to
+        disk and the record updated.  Called again with the same file, it
+        checks that the file is this game's and that the values known match
+        their CRC, and goes on from there (n may be larger than before).
+        Afterwards the game reads its values from the file.
+
+        Parameters
+        ----------
+        n : int
+            The last heap size.
+        path : str or os.PathLike
+            The values file (created if it does not exist).
+        progress : bool or callable, optional
+            As in :meth:`values` (done: the values known, from the file's).
+        threads : int, optional
+            Threads for the kernels, as in :meth:`values`.
+        every : float, default 30
+            Seconds between saves (> 0).
+
+        Returns
+        -------
+        int
+            The number of values known (n + 1).
+
+        Raises
+        ------
+        TypeError, ValueError
+            For a bad argument, or a file of another game or damaged
+            (:class:`grundy.FileFormatError`).
+        MemoryLimitError
+            If the disk has not room for the values.
+        KeyboardInterrupt
+            On Ctrl-C, once the values computed are saved.
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> path = os.path.join(tempfile.mkdtemp(), "grundy.npy")
+        >>> GrundysGame().compute(1000, path)
+        1001
+        >>> GrundysGame().compute(2000, path)                   # goes on from 1001
+        2001
+        >>> g = GrundysGame()
+        >>> g.compute(2000, path), g.value(1999)               # nothing left to compute
+        (2001, 31)
+        >>> import numpy as np
+        >>> np.load(path, mmap_mode="r")[:12].tolist()
+        [0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2]
+        """
+        from grundy.store import FileFormatError, _check_path
+
+        n = check_count(n, "n")
+        given = _check_path(path)
+        check_progress(progress)
+        threads = check_threads(threads)
+        if isinstance(every, bool) or not isinstance(every, (int, float)) or not every > 0:
+            raise ValueError(f"every must be a number of seconds > 0, got {shorten(every)}")
+        record = given + ".json"
+        me = {"class": type(self).__name__, "name": self.name,
+              "rules": [r.tolist() for r in self._rules], "unequal": self._unequal}
+        with self._lock:
+            known, crc = 0, 0
+            if os.path.exists(record):
+                known, crc = _read_record(record, me, FileFormatError)
+                if not os.path.exists(given):
+                    raise FileFormatError(given, f"missing: its record "
+                                          f"{os.path.basename(record)!r} says {known:,} "
+                                          f"values were computed into it")
+            elif os.path.exists(given):
+                raise FileFormatError(given, f"no record {os.path.basename(record)!r} of the "
+                                      f"values in it: not a file compute() wrote")
+            G = _open_values(given, n + 1, known, FileFormatError)
+            if zlib.crc32(memoryview(G[:known]).cast("B")) != crc:
+                raise FileFormatError(given, f"the {known:,} values known do not match their "
+                                      f"CRC-32 in {os.path.basename(record)!r}")
+            # The values this game knows and the file does not go to the file.
+            if self._n > known:
+                G[known:min(self._n, len(G))] = self._G[known:min(self._n, len(G))]
+                crc = zlib.crc32(memoryview(G[known:min(self._n, len(G))]).cast("B"), crc)
+                known = min(self._n, len(G))
+            self._G, self._n = G, known
+            done = known
+
+            def save() -> None:
+                nonlocal done, crc
+                G.flush()
+                crc = zlib.crc32(memoryview(G[done:self._n]).cast("B"), crc)
+                done = self._n
+                _write_record(record, dict(me, format="grundy-values", version=1,
+                                           known=done, crc32=crc))
+
+            save()
+            with reporting(progress, f"G(n) of {shorten(self, 30)}", unit="values") as report:
+                def to_total(count: int, _stop: int) -> None:
+                    if report is not None:
+                        report(count, n + 1)
+
+                step = 1 << 12
+                try:
+                    while self._n < n + 1:
+                        t0 = last = time.monotonic()
+                        while self._n < n + 1 and last - t0 < every:
+                            stop = min(n + 1, self._n + step)
+                            self._extend(stop, "auto", None, to_total, threads=threads)
+                            # Steps of about a second, to look at the clock.
+                            now = time.monotonic()
+                            step = max(1 << 12, min(2 * step, int(step / max(now - last,
+                                                                               1e-3))))
+                            last = now
+                        save()
+                finally:
+                    save()
+            return self._n
 
     # -- saving -----------------------------------------------------------------
 
@@ -525,7 +721,11 @@ class TakeAndBreakGame:
         heaps need e <= n < 3e + 2p + t; subtraction games e <= n < e + t;
         games whose splits must be unequal (Grundy's game) 2e + 2p + t.
         Values are computed in doubling steps up to n_max, so a short
-        period is found early.
+        period is found early; when the period that would be proved with
+        the fewest values needs fewer than the next step, values are
+        computed just up to there.  The search itself is linear in the
+        values (for each period, the preperiod comes from the Z-function
+        of the values read backwards).
 
         Parameters
         ----------
@@ -633,6 +833,74 @@ class TakeAndBreakGame:
                           last_rare=int(positions[-1]) if len(positions) else -1,
                           rare_values=tuple(int(v) for v in np.unique(G[rare])),
                           max_value=int(G.max()), max_at=int(G.argmax()))
+
+
+def _read_record(record: str, me: dict[str, Any], error: type[Exception]
+                 ) -> tuple[int, int]:
+    """(values known, their CRC-32) from a values file's record, checked
+    against the game ``me``."""
+    try:
+        with open(record, "rb") as f:
+            text = f.read(1 << 20)
+        data = json.loads(text)
+    except (OSError, ValueError) as exc:
+        raise error(record, f"not a record of computed values ({exc})") from None
+    if not isinstance(data, dict) or data.get("format") != "grundy-values":
+        raise error(record, "not a record of computed values")
+    if data.get("version") != 1:
+        raise error(record, f"format version {shorten(data.get('version'))}: this grundy "
+                    f"reads version 1; upgrade grundy")
+    theirs = {k: data.get(k) for k in me}
+    if theirs != me:
+        raise error(record, f"holds the values of {data.get('class')!s:.40} "
+                    f"{shorten(data.get('name'))}, not of {me['class']} {shorten(me['name'])}")
+    known, crc = data.get("known"), data.get("crc32")
+    if not (type(known) is int and known >= 0 and type(crc) is int and 0 <= crc < 1 << 32):
+        raise error(record, f"bad count {shorten(known)} or CRC {shorten(crc)}")
+    return known, crc
+
+
+def _open_values(path: str, size: int, known: int, error: type[Exception]) -> Any:
+    """The values file mapped read-write, with room for ``size`` values (a
+    new file, or a copy of a smaller one) and at least ``known`` of them."""
+    def room(needed: int) -> None:
+        free = shutil.disk_usage(os.path.dirname(os.path.abspath(path))).free
+        if needed > free:
+            raise MemoryLimitError(f"the values need {format_bytes(needed)} of disk beside "
+                                   f"{path!r}; {format_bytes(free)} is free", needed)
+
+    if not os.path.exists(path):
+        room(4 * size)
+        return np.lib.format.open_memmap(path, mode="w+", dtype="<u4", shape=(size,))
+    try:
+        G = np.load(path, mmap_mode="r+", allow_pickle=False)
+    except (OSError, ValueError) as exc:
+        raise error(path, f"not a values file ({exc})") from None
+    if G.dtype != np.dtype("<u4") or G.ndim != 1 or len(G) < known:
+        raise error(path, f"holds {G.dtype} values of shape {G.shape}, not {known:,} or more "
+                    f"uint32 values")
+    if len(G) >= size:
+        return G
+    # Too small: a bigger file, the known values copied, renamed over it.
+    room(4 * size)
+    tmp = path + ".part"
+    bigger = np.lib.format.open_memmap(tmp, mode="w+", dtype="<u4", shape=(size,))
+    for i in range(0, known, 1 << 24):
+        bigger[i:min(known, i + (1 << 24))] = G[i:min(known, i + (1 << 24))]
+    bigger.flush()
+    del G
+    os.replace(tmp, path)
+    return bigger
+
+
+def _write_record(record: str, data: dict[str, Any]) -> None:
+    """The record written atomically (a temporary file renamed over it)."""
+    tmp = record + ".part"
+    with open(tmp, "w") as f:
+        json.dump(data, f)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, record)
 
 
 _OCTAL_RE = re.compile(r"^([0-9A-Fa-f]?)\.([0-9A-Fa-f]+)$")
