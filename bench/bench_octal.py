@@ -24,11 +24,23 @@ period
     the 2^22 window, where every multiple of 4 matches for 1.9 million
     values, that took about 150 s.)
 
-    python bench/bench_octal.py [--tables kernels,masks,period] [--sizes 16,18,20,21]
+scale (not in the default set: about half an hour)
+    Grundy's game and Officers (0.6) to 2^--scale (default 26) with
+    ``compute()`` into a values file in a temporary folder, each run in a
+    fresh process, with 1 and 2 threads: wall time, values a second, the
+    peak of the process's own memory (RssAnon: the mapped file's pages are
+    the page cache's) and the file's size.
+
+    python bench/bench_octal.py [--tables kernels,masks,period,scale] [--sizes 16,18,20,21]
                                 [--plain-max 18] [--mask-size 18] [--repeat 1]
-                                [--games 0.146,0.6]
+                                [--games 0.146,0.6] [--scale 26] [--threads 1,2]
 """
 import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
 import time
 
 import numpy as np
@@ -50,6 +62,8 @@ def main():
     ap.add_argument("--mask-size", type=int, default=18, help="masks: values to 2^SIZE")
     ap.add_argument("--repeat", type=int, default=1, help="masks: rounds (best of)")
     ap.add_argument("--games", default=",".join(MASK_GAMES), help="masks: the games")
+    ap.add_argument("--scale", type=int, default=26, help="scale: values to 2^SCALE")
+    ap.add_argument("--threads", default="1,2", help="scale: thread counts")
     args = ap.parse_args()
     tables = args.tables.split(",")
     if "kernels" in tables:
@@ -58,6 +72,8 @@ def main():
         masks(args)
     if "period" in tables:
         period()
+    if "scale" in tables:
+        scale(args)
 
 
 def make(code):
@@ -160,6 +176,40 @@ def period():
         t, found = best_time(lambda: kernel.find_period(G[:1 << e], 2, 3, 0), repeat=3)
         rows.append([f"2^{e}", f"{t * 1e3:.1f}", f"{t * 1e9 / (1 << e):.1f}", str(found)])
     print_table(["window", "find_period ms", "ns a value", "(preperiod, period, needed)"], rows)
+
+
+SCALE_RUN = r"""
+import json, sys, time, grundy
+code, n, threads, path = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+game = grundy.GrundysGame() if code == "grundy" else grundy.OctalGame(code)
+t0 = time.perf_counter()
+game.compute(n, path, threads=threads)
+seconds = time.perf_counter() - t0
+status = dict(line.split(":", 1) for line in open("/proc/self/status") if ":" in line)
+print(json.dumps({"seconds": seconds, "anon_kib": int(status["RssAnon"].split()[0]),
+                  "hwm_kib": int(status["VmHWM"].split()[0]), "mask": game._mask}))
+"""
+
+
+def scale(args):
+    n = 1 << args.scale
+    rows = []
+    for code in ("grundy", "0.6"):
+        for threads in map(int, args.threads.split(",")):
+            with tempfile.TemporaryDirectory() as folder:
+                path = os.path.join(folder, "values.npy")
+                out = subprocess.run([sys.executable, "-c", SCALE_RUN, code, str(n),
+                                      str(threads), path], check=True, capture_output=True,
+                                     text=True).stdout
+                r = json.loads(out)
+                size = os.path.getsize(path)
+            rows.append([code, f"2^{args.scale}", threads, f"{r['seconds']:.0f}",
+                         f"{n / r['seconds']:,.0f}", f"{r['anon_kib'] / 1024:.0f}",
+                         f"{r['hwm_kib'] / 1024:.0f}", f"{size / 2 ** 20:.0f}",
+                         f"{r['mask']:#x}" if r["mask"] else "none"])
+            print("  " + " ".join(map(str, rows[-1])), flush=True)
+    print_table(["game", "n", "threads", "s", "values/s", "own memory MiB",
+                 "peak RSS MiB (with file pages)", "file MiB", "mask"], rows)
 
 
 if __name__ == "__main__":

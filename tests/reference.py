@@ -4,6 +4,7 @@ Nothing here is clever: each function restates a definition as a fixpoint
 or a search over plain Python lists, so the compiled kernels can be checked
 against it on many small inputs.
 """
+import functools
 
 WIN, LOSS, DRAW = 1, -1, 0
 
@@ -162,6 +163,51 @@ def octal_values_naive(code, n, base=8):
                         options.add(G[a] ^ G[b] ^ G[rest - a - b])
         G.append(mex(options))
     return G
+
+
+def heap_options_naive(code, h, base=8):
+    """The options of one heap of h in an octal/hex game, as tuples of the
+    heaps left, straight from the code's digits."""
+    head, _, tail = code.partition(".")
+    digits = [int(head or "0", 16)] + [int(ch, 16) for ch in tail]
+    for k, d in enumerate(digits):
+        rest = h - k
+        if rest < 0:
+            continue
+        if d & 1 and rest == 0 and k > 0:
+            yield ()
+        if d & 2 and rest > 0 and k > 0:
+            yield (rest,)
+        if d & 4:
+            for a in range(1, rest):
+                yield (a, rest - a)
+        if d & 8:
+            for a in range(1, rest):
+                for b in range(1, rest - a):
+                    yield (a, b, rest - a - b)
+
+
+def sum_outcome_naive(code, heaps, misere, base=8):
+    """True if the player to move wins the sum of heaps, by the definition:
+    some move to a position the other player loses; with no move at all,
+    the player to move loses (normal play) or wins (misère play)."""
+    return _sum_wins(code, misere, base)(tuple(sorted(heaps)))
+
+
+@functools.lru_cache(maxsize=None)
+def _sum_wins(code, misere, base):
+    """The outcome function of one game and rule (positions remembered)."""
+    @functools.lru_cache(maxsize=None)
+    def wins(position):
+        moved = False
+        for i, h in enumerate(position):
+            rest = position[:i] + position[i + 1:]
+            for option in heap_options_naive(code, h, base):
+                moved = True
+                if not wins(tuple(sorted(rest + option))):
+                    return True
+        return misere and not moved
+    return wins
 
 
 def find_period_naive(G, heaps, t, extra_p):

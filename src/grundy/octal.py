@@ -24,14 +24,14 @@ import threading
 import time
 import zlib
 from collections.abc import Iterable
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 import numpy.typing as npt
 
-from grundy._common import (Int64Array, MemoryLimitError, check_bool, check_count, check_int,
-                            check_memory, check_threads, format_bytes, readonly, shorten,
-                            shown_int, usable_cores)
+from grundy._common import (LOSS, WIN, Int64Array, MemoryLimitError, Outcome, check_bool,
+                            check_count, check_int, check_memory, check_threads, format_bytes,
+                            is_integer, readonly, shorten, shown_int, usable_cores)
 from grundy._core import octal as _octal
 from grundy._progress import Progress, Report, check_progress, reporting
 
@@ -235,6 +235,9 @@ class TakeAndBreakGame:
         self._mask_at = 0                 # this many values known
         self._period: Periodicity | None = None   # a proved Periodicity, once found
         self._searched_to = -1            # no period is provable from G[0:_searched_to]
+        # Misère outcomes decided so far (sorted heaps with a move: the
+        # player to move wins); no move left: the player to move wins.
+        self._misere_wins: dict[tuple[int, ...], bool] = {(): True}
 
     # -- the rules ------------------------------------------------------------
 
@@ -496,6 +499,69 @@ class TakeAndBreakGame:
                 n = e + (n - e) % p
             self._extend(n + 1, "auto", None, None, max_memory, threads=threads)
             return int(self._G[n])
+
+    # -- sums of heaps ------------------------------------------------------------
+
+    def outcome(self, heaps: int | Iterable[int], *, misere: bool = False,
+                max_memory: int | None = None) -> Outcome:
+        """Who wins a sum of heaps of this game, the player to move or not.
+
+        Normal play (the player who cannot move loses): WIN exactly when
+        G(h1) ^ G(h2) ^ ... != 0, for heaps of any size (from the proved
+        period where there is one).  Misère play (the player who makes the
+        last move loses) has no such shortcut: the outcome comes from every
+        position the sum can reach, searched exhaustively (sums of heaps,
+        in any order, heaps with no move dropped), each decided once and
+        kept by the game for later calls.  That is exact, and exponential
+        in the total: a sum of total 50 takes seconds.
+
+        Parameters
+        ----------
+        heaps : int or iterable of int
+            One heap, or the heaps of the sum (each >= 0).
+        misere : bool, default False
+            Misère play.
+        max_memory : int, optional
+            Bytes the misère search may take (default: the memory
+            available); about 200 bytes a position, counted before it
+            starts from a bound on the positions the sum can reach.
+
+        Returns
+        -------
+        Outcome
+            WIN or LOSS, for the player to move.
+
+        Raises
+        ------
+        TypeError, ValueError
+            For heaps that are not integers >= 0.
+        MemoryLimitError
+            If the misère search may need more than ``max_memory``.
+
+        Examples
+        --------
+        >>> kayles = OctalGame("0.77")
+        >>> kayles.outcome([1, 2]), kayles.outcome([1, 2], misere=True)
+        (WIN, WIN)
+        >>> kayles.outcome(4), kayles.outcome(4, misere=True)   # G(4) = 1
+        (WIN, LOSS)
+        >>> nim = SubtractionGame({1, 2, 3})                      # Nim, heaps up to 3
+        >>> nim.outcome([1, 1, 1], misere=True), nim.outcome([2, 2], misere=True)
+        (LOSS, LOSS)
+        """
+        if isinstance(heaps, (str, bytes)) or not (isinstance(heaps, Iterable) or
+                                                   is_integer(heaps)):
+            raise TypeError(f"heaps must be an integer or integers, got {shorten(heaps)}")
+        given = [heaps] if is_integer(heaps) else cast(Iterable[Any], heaps)
+        sizes = [check_int(h, "a heap", 0) for h in given]
+        misere = check_bool(misere, "misere")
+        if not misere:
+            nim_sum = 0
+            for h in sizes:
+                nim_sum ^= self.value(h, max_memory=max_memory)
+            return WIN if nim_sum else LOSS
+        with self._lock:
+            return _misere_search(self, sizes, max_memory)
 
     # -- values on disk -------------------------------------------------------------
 
@@ -833,6 +899,95 @@ class TakeAndBreakGame:
                           last_rare=int(positions[-1]) if len(positions) else -1,
                           rare_values=tuple(int(v) for v in np.unique(G[rare])),
                           max_value=int(G.max()), max_at=int(G.argmax()))
+
+
+# Bytes a position of the misère search takes (its tuple, its dict entry).
+_POSITION_BYTES = 200
+
+
+def _reach_bound(sizes: list[int], splits: bool) -> int:
+    """At most how many positions a sum of heaps can reach: sums of heaps
+    of at most the same total (partitions), and, when no move splits a
+    heap, the heaps each made smaller."""
+    bound = 1 << 80
+    total = sum(sizes)
+    if total <= 300:                        # p(300) is about 9e15 already
+        p = [1] + [0] * total               # partitions of each k <= total
+        for part in range(1, total + 1):
+            for k in range(part, total + 1):
+                p[k] += p[k - part]
+        bound = sum(p)
+    if not splits:
+        product = 1
+        for h in sizes:
+            product *= h + 1
+            if product > bound:
+                break
+        bound = min(bound, product)
+    return bound
+
+
+def _misere_search(game: TakeAndBreakGame, sizes: list[int], max_memory: int | None
+                   ) -> Outcome:
+    """The misère outcome of a sum of heaps: every position it can reach
+    (sorted tuples of heaps with a move), decided by an explicit-stack
+    depth-first search that stops at a first losing option."""
+    bound = _reach_bound(sizes, game.max_heaps > 1)
+    check_memory(_POSITION_BYTES * bound, max_memory,
+                 f"the misère search of {shorten(game, 30)} from {shorten(sizes)}")
+    take0, take1, take2, take3 = (set(r.tolist()) for r in game._rules)
+    least2 = 3 if game._unequal else 2
+
+    def live(h: int) -> bool:
+        """Heap h has a move."""
+        return (h in take0 or any(k < h for k in take1) or
+                any(h - k >= least2 for k in take2) or any(h - k >= 3 for k in take3))
+
+    options: dict[int, list[tuple[int, ...]]] = {}
+
+    def moves(h: int) -> list[tuple[int, ...]]:
+        """The options of heap h, heaps with no move dropped."""
+        if h not in options:
+            options[h] = sorted({tuple(x for x in opt if live(x))
+                                 for opt in game.options(h)})
+        return options[h]
+
+    def children(pos: tuple[int, ...]) -> Iterable[tuple[int, ...]]:
+        for i, h in enumerate(pos):
+            if i and pos[i - 1] == h:
+                continue                    # the same heap again: the same moves
+            rest = pos[:i] + pos[i + 1:]
+            for opt in moves(h):
+                yield tuple(sorted(rest + opt))
+
+    start = tuple(sorted(h for h in sizes if live(h)))
+    # Positions decided, kept by the game for later searches.
+    win: dict[tuple[int, ...], bool] = game._misere_wins
+    # Frames: a position, its children still to look at, the child being decided.
+    stack: list[list[Any]] = [[start, iter(children(start)), None]]
+    while stack and start not in win:
+        frame = stack[-1]
+        pos, it, pending = frame
+        if pending is not None:
+            if not win[pending]:
+                win[pos] = True             # a move to a losing position
+                stack.pop()
+                continue
+            frame[2] = None
+        for child in it:
+            known = win.get(child)
+            if known is None:
+                frame[2] = child
+                stack.append([child, iter(children(child)), None])
+                break
+            if not known:
+                win[pos] = True
+                stack.pop()
+                break
+        else:
+            win[pos] = False                # every move to a winning position
+            stack.pop()
+    return WIN if win[start] else LOSS
 
 
 def _read_record(record: str, me: dict[str, Any], error: type[Exception]
