@@ -154,3 +154,24 @@ def test_bad_arguments_and_no_room(tmp_path, monkeypatch):
     with pytest.raises(grundy.MemoryLimitError, match="disk"):
         GrundysGame().compute(10 ** 6, path)
     assert not os.path.exists(path)
+
+
+def run_cli(*args):
+    return subprocess.run([sys.executable, "-m", "grundy", "octal", *args],
+                          capture_output=True, timeout=120)
+
+
+def test_cli_into(tmp_path):
+    path = str(tmp_path / "g.npy")
+    proc = run_cli("grundy", "3000", "--into", path, "--period")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.decode().splitlines() == [f"G(0..3000) of grundy in {path}",
+                                                 "no period found up to 3000"]
+    assert np.load(path).tolist() == grundys_game_naive(3000)
+    assert run_cli("grundy", "4000", "--into", path).returncode == 0     # goes on
+    assert np.load(path).tolist() == grundys_game_naive(4000)
+    proc = run_cli("0.77", "10", "--into", path)
+    assert proc.returncode == 2
+    assert proc.stderr.decode().startswith("grundy: error: ") and b"GrundysGame" in proc.stderr
+    proc = run_cli("0.77", "10", "--into", str(tmp_path / "no" / "such" / "dir.npy"))
+    assert proc.returncode != 0 and proc.stderr.decode().startswith("grundy: error: cannot write")

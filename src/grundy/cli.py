@@ -260,16 +260,23 @@ def _cmd_octal(args: argparse.Namespace) -> None:
 
     n = _count(args.n, "N")
     game = parse_game(args.code)
-    # The values (4 bytes each, and their copy) and the text of the output.
-    check_memory(4 * (n + 1) * 3 + 12 * (n + 1), args.max_memory,
-                 f"printing G(0..N) for N = {shown_int(n)}")
-    values = game.values(n, progress=_progress(), max_memory=args.max_memory,
-                         threads=args.threads)
-    step = 1 << 20                  # the text in slices: no list of n ints at once
-    for start in range(0, n + 1, step):
-        chunk = " ".join(map(str, values[start:start + step].tolist()))
-        _write(((" " if start else "") + chunk).encode())
-    _write(b"\n")
+    if args.into is not None:
+        try:
+            game.compute(n, args.into, progress=_progress(), threads=args.threads)
+        except OSError as exc:
+            raise OutputError(f"cannot write {args.into!r}: {exc.strerror or exc}") from None
+        _write(f"G(0..{n}) of {args.code} in {args.into}\n".encode())
+    else:
+        # The values (4 bytes each, and their copy) and the text of the output.
+        check_memory(4 * (n + 1) * 3 + 12 * (n + 1), args.max_memory,
+                     f"printing G(0..N) for N = {shown_int(n)}")
+        values = game.values(n, progress=_progress(), max_memory=args.max_memory,
+                             threads=args.threads)
+        step = 1 << 20              # the text in slices: no list of n ints at once
+        for start in range(0, n + 1, step):
+            chunk = " ".join(map(str, values[start:start + step].tolist()))
+            _write(((" " if start else "") + chunk).encode())
+        _write(b"\n")
     if args.period:
         per = game.periodicity(n, threads=args.threads)
         _write((f"period {per.period} preperiod {per.preperiod} proved-at {per.proved_at}"
@@ -597,6 +604,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("n", metavar="N")
     p.add_argument("--period", action="store_true",
                    help="also print the proved period: 'period P preperiod E proved-at K'")
+    p.add_argument("--into", metavar="FILE",
+                   help="compute the values into FILE (a .npy file, FILE.json beside it "
+                        "says how far it got) instead of printing them; saved every 30 s "
+                        "and on Ctrl-C, and run again with the same FILE it goes on "
+                        "from there")
     _add_save(p, "the game, its values and any proved period")
     _add_plot(p, "the nim-sequence G(0..N), its proved period marked")
     _add_threads(p)
