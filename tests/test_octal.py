@@ -188,6 +188,21 @@ def test_period_search_stops_where_the_period_is_proved():
     assert kayles.periodicity() == (71, 12, 167) and kayles._n == 168
 
 
+@pytest.mark.parametrize("code, preperiod, period", [
+    # OEIS, from the last exceptional value (their n starts at 1: "the last
+    # exception is at n = k" is preperiod k + 1 here).
+    ("0.127", 46578, 4),      # A071464: Gangolli and Plambeck, last exception n = 46577
+    ("0.115", 1, 14),         # A125829: the only exception is at n = 0
+    ("0.141", 14, 11),        # A125912: the last exception is at n = 13
+    ("0.117", 47, 48),        # A071453: exceptions up to n = 46
+])
+def test_published_periods(code, preperiod, period):
+    per = OctalGame(code).periodicity(1 << 18)
+    assert (per.preperiod, per.period) == (preperiod, period)
+    # The proof's range: 2e + p + t values past the preperiod (two heaps).
+    assert per.proved_at == 2 * preperiod + 2 * period + OctalGame(code).max_take - 1
+
+
 def test_officers_and_grundys_game_claim_no_period():
     assert OctalGame("0.6").periodicity(1 << 14) is None
     assert GrundysGame().periodicity(1 << 14) is None
