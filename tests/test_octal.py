@@ -123,6 +123,24 @@ def test_best_mask_is_the_best(seed):
     assert best_mask([]) is None and best_mask([0] * 10) is None
 
 
+@pytest.mark.parametrize("values, error, match", [
+    ([1, -1], ValueError, "0..2\\^32-1 .*got -1"),
+    ([1, 2 ** 32], ValueError, "got 4294967296"),
+    ([[1, 2]], ValueError, "one-dimensional, got shape \\(1, 2\\)"),
+    ([1.5, 2.0], TypeError, "integers, got float64 values such as 1.5"),
+    ([True, False], TypeError, "integers, got bool"),
+])
+def test_best_mask_bad_values(values, error, match):
+    with pytest.raises(error, match=match):
+        best_mask(values)
+
+
+def test_best_mask_of_large_values_needs_no_table_of_them():
+    values = np.array([2 ** 31 + 5, 2 ** 31 + 5, 7, 2 ** 31 + 5], dtype=np.uint32)
+    mask = best_mask(values)
+    assert rare_count(values.tolist(), mask) <= 1
+
+
 def test_automatic_mask_is_chosen_again_as_values_grow():
     # 0.146: no mask makes the first 2^13 values sparse; by 2^15 one does
     # (0x7f5 on the values' bits, Gangolli and Plambeck's kind of mask).

@@ -139,10 +139,76 @@ def test_bad_count_in_record_and_bad_arrays(tmp_path):
         GrundysGame().compute(100, path)
 
 
+def test_damaged_values_files(tmp_path):
+    path = str(tmp_path / "g.npy")
+    GrundysGame().compute(1000, path)
+    size = os.path.getsize(path)
+    # Cut short: refused before anything is written (the size is kept).
+    with open(path, "r+b") as f:
+        f.truncate(500)
+    with pytest.raises(grundy.FileFormatError, match="truncated"):
+        GrundysGame().compute(1000, path)
+    assert os.path.getsize(path) == 500
+    # A header that claims more values than the file holds.
+    GrundysGame().compute(1000, str(tmp_path / "h.npy"))
+    data = open(str(tmp_path / "h.npy"), "rb").read()
+    edited = data.replace(b"(1001,)", b"(9999,)")
+    assert edited != data
+    with open(path, "wb") as f:
+        f.write(edited)
+    with pytest.raises(grundy.FileFormatError, match="truncated or grown"):
+        GrundysGame().compute(1000, path)
+    assert os.path.getsize(path) == size
+    # Empty, and not a numpy file at all.
+    for content in (b"", b"hello world, not numpy"):
+        with open(path, "wb") as f:
+            f.write(content)
+        with pytest.raises(grundy.FileFormatError, match="not a values file"):
+            GrundysGame().compute(1000, path)
+
+
+def test_empty_values_file_from_the_cli(tmp_path):
+    path = str(tmp_path / "g.npy")
+    assert run_cli("grundy", "100", "--into", path).returncode == 0
+    open(path, "wb").close()
+    proc = run_cli("grundy", "100", "--into", path)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.decode().startswith("grundy: error: ") and b"Traceback" not in proc.stderr
+
+
+def test_stopped_before_any_value_resumes(tmp_path):
+    # The record is written before the values file: a record saying 0
+    # values with no file is simply started again.
+    path = str(tmp_path / "g.npy")
+    GrundysGame().compute(10, path)
+    os.unlink(path)
+    with open(path + ".json") as f:
+        record = json.load(f)
+    with open(path + ".json", "w") as f:
+        json.dump(dict(record, known=0, crc32=0), f)
+    assert GrundysGame().compute(50, path) == 51
+    assert np.load(path).tolist() == grundys_game_naive(50)
+
+
+def test_full_disk_is_an_error_not_a_crash(tmp_path, monkeypatch):
+    import errno
+
+    def full(fd, offset, length):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "posix_fallocate", full, raising=False)
+    path = str(tmp_path / "g.npy")
+    with pytest.raises(grundy.MemoryLimitError, match="disk is full"):
+        GrundysGame().compute(10 ** 5, path)
+    assert sorted(os.listdir(tmp_path)) == ["g.npy.json"]
+
+
 def test_bad_arguments_and_no_room(tmp_path, monkeypatch):
     path = str(tmp_path / "g.npy")
-    with pytest.raises(ValueError, match="every"):
+    with pytest.raises(ValueError, match="every must be > 0 seconds, got 0"):
         GrundysGame().compute(10, path, every=0)
+    with pytest.raises(TypeError, match="every must be a number of seconds, got 'x'"):
+        GrundysGame().compute(10, path, every="x")
     with pytest.raises(TypeError, match="path"):
         GrundysGame().compute(10, 5)
     with pytest.raises(ValueError, match="n"):

@@ -83,15 +83,34 @@ def test_large_heaps_in_normal_play_and_refused_misere_searches():
         (LOSS if 3000 % 3 == 1 else WIN)
 
 
-@pytest.mark.parametrize("heaps, error", [
-    ("12", TypeError), (1.5, TypeError), ([1, -2], ValueError), ([1, True], TypeError),
-    ([[1]], TypeError), (None, TypeError),
+@pytest.mark.parametrize("heaps, error, match", [
+    ("12", TypeError, "heaps must be an integer or integers, got '12'"),
+    (1.5, TypeError, "heaps must be an integer or integers, got 1.5"),
+    ([1, -2], ValueError, "a heap must be >= 0, got -2"),
+    ([1, True], TypeError, "a heap must be an integer, got True"),
+    ([[1]], TypeError, r"a heap must be an integer, got \[1\]"),
+    (None, TypeError, "heaps must be an integer or integers, got None"),
 ])
-def test_bad_heaps(heaps, error):
-    with pytest.raises(error):
+def test_bad_heaps(heaps, error, match):
+    with pytest.raises(error, match=match):
         OctalGame("0.77").outcome(heaps, misere=True)
-    with pytest.raises(error):
+    with pytest.raises(error, match=match):
         OctalGame("0.77").outcome(heaps)
+
+
+def test_misere_memory_counts_the_stack_and_what_is_kept():
+    # A game that never splits: 10^7 positions, and a stack as deep.
+    with pytest.raises(grundy.MemoryLimitError, match="misère search"):
+        SubtractionGame({1}).outcome(10 ** 7, misere=True, max_memory=3 * 10 ** 9)
+    # Positions kept from earlier searches count against the next one.
+    game = OctalGame("0.77")
+    game.outcome([10, 10], misere=True)
+    kept = len(game._misere_wins)
+    assert kept > 100
+    from grundy.octal import _reach_bound, _POSITION_BYTES
+    fresh = _POSITION_BYTES * _reach_bound([3], True)
+    with pytest.raises(grundy.MemoryLimitError):
+        game.outcome(3, misere=True, max_memory=fresh + 2000 * 8)
 
 
 def test_bad_misere_flag():

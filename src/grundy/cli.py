@@ -262,7 +262,8 @@ def _cmd_octal(args: argparse.Namespace) -> None:
     game = parse_game(args.code)
     if args.into is not None:
         try:
-            game.compute(n, args.into, progress=_progress(), threads=args.threads)
+            game.compute(n, args.into, progress=_progress(), threads=args.threads,
+                         max_memory=args.max_memory)
         except OSError as exc:
             raise OutputError(f"cannot write {args.into!r}: {exc.strerror or exc}") from None
         _write(f"G(0..{n}) of {args.code} in {args.into}\n".encode())

@@ -16,6 +16,7 @@ Periodicity(preperiod=52, period=34, proved_at=174)
 """
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -118,6 +119,38 @@ def _rare(values: npt.ArrayLike, mask: int) -> npt.NDArray[np.bool_]:
 _MASK_LOW_BITS = 12
 
 
+def _value_counts(values: npt.ArrayLike) -> tuple[npt.NDArray[np.uint32],
+                                                 npt.NDArray[np.int64], int]:
+    """The distinct values (uint32), how often each occurs, and how many
+    values there are, counted in slices (no int64 copy of all of them)."""
+    v = values if isinstance(values, np.ndarray) else np.asarray(values)
+    if v.ndim != 1:
+        raise ValueError(f"values must be one-dimensional, got shape {v.shape}")
+    if v.size and not np.issubdtype(v.dtype, np.integer):
+        raise TypeError(f"values must be integers, got {v.dtype} values such as "
+                        f"{shorten(v[0].item())}")
+    counts: dict[int, int] = {}
+    step = 1 << 22
+    for i in range(0, len(v), step):
+        part = np.asarray(v[i:i + step])
+        low, high = int(part.min()), int(part.max())
+        if low < 0 or high > 0xFFFFFFFF:
+            bad = low if low < 0 else high
+            raise ValueError(f"values must be 0..2^32-1 (nim-values), got {bad}")
+        if high < 1 << 20:
+            found = np.bincount(part.astype(np.intp, copy=False))
+            where = np.flatnonzero(found)
+            pairs = zip(where.tolist(), found[where].tolist())
+        else:
+            u, c = np.unique(part, return_counts=True)
+            pairs = zip(u.tolist(), c.tolist())
+        for value, count in pairs:
+            counts[value] = counts.get(value, 0) + count
+    present = np.array(sorted(counts), dtype=np.uint32)
+    weight = np.array([counts[x] for x in present.tolist()], dtype=np.int64)
+    return present, weight, len(v)
+
+
 def best_mask(values: npt.ArrayLike) -> int | None:
     """The mask of the sparse kernel for values like these: the one under
     which fewest of them are rare, or None if every mask leaves more than a
@@ -135,11 +168,18 @@ def best_mask(values: npt.ArrayLike) -> int | None:
     Parameters
     ----------
     values : array_like of int
-        Nim-values, >= 0 (such as G(0..n)).
+        Nim-values, 0..2^32-1 (such as G(0..n)), one-dimensional.
 
     Returns
     -------
     int or None
+
+    Raises
+    ------
+    TypeError
+        For values that are not integers.
+    ValueError
+        For values out of range, or not one-dimensional.
 
     Examples
     --------
@@ -149,16 +189,13 @@ def best_mask(values: npt.ArrayLike) -> int | None:
     >>> best_mask([0, 1, 2, 3]) is None                 # half are always rare
     True
     """
-    v = np.asarray(values)
-    if v.size == 0:
+    present, weight, size = _value_counts(values)
+    if size == 0:
         return None
-    counts = np.bincount(v.astype(np.int64).ravel())
-    present = np.flatnonzero(counts).astype(np.uint32)
-    weight = counts[present]
     bits = max(1, int(present[-1]).bit_length())
     low = min(bits, _MASK_LOW_BITS)
     low_part = present & np.uint32((1 << low) - 1)
-    high_bits, low_mask, best = 0, 0, v.size + 1
+    high_bits, low_mask, best = 0, 0, size + 1
     for _ in range(8):
         # Every low mask, the high bits fixed: fold the counts onto the low
         # bits, apart by the parity the high bits give.
@@ -186,7 +223,7 @@ def best_mask(values: npt.ArrayLike) -> int | None:
         if not improved or bits == low:
             break
     mask = low_mask | high_bits | ((0xFFFFFFFF << bits) & 0xFFFFFFFF)
-    return mask if best * 4 <= v.size else None
+    return mask if best * 4 <= size else None
 
 
 class TakeAndBreakGame:
@@ -566,7 +603,8 @@ class TakeAndBreakGame:
     # -- values on disk -------------------------------------------------------------
 
     def compute(self, n: int, path: str | os.PathLike[str], *, progress: Progress = None,
-                threads: int | None = None, every: float = 30.0) -> int:
+                threads: int | None = None, every: float = 30.0,
+                max_memory: int | None = None) -> int:
         """G(0..n) computed into a file, so that a long run can be stopped and resumed.
 
         The values go to ``path``, a numpy ``.npy`` file of uint32 (memory
@@ -591,19 +629,23 @@ class TakeAndBreakGame:
             Threads for the kernels, as in :meth:`values`.
         every : float, default 30
             Seconds between saves (> 0).
+        max_memory : int, optional
+            Bytes of memory the kernels may take besides the file (default:
+            the memory available).
 
         Returns
         -------
         int
-            The number of values known (n + 1).
+            The number of values known: n + 1, or more if the file held more.
 
         Raises
         ------
         TypeError, ValueError
-            For a bad argument, or a file of another game or damaged
-            (:class:`grundy.FileFormatError`).
+            For a bad argument, or a file of another game, damaged or
+            truncated (:class:`grundy.FileFormatError`).
         MemoryLimitError
-            If the disk has not room for the values.
+            If the disk has not room for the values (the file's space is
+            reserved when it is created or grown).
         KeyboardInterrupt
             On Ctrl-C, once the values computed are saved.
 
@@ -628,8 +670,10 @@ class TakeAndBreakGame:
         given = _check_path(path)
         check_progress(progress)
         threads = check_threads(threads)
-        if isinstance(every, bool) or not isinstance(every, (int, float)) or not every > 0:
-            raise ValueError(f"every must be a number of seconds > 0, got {shorten(every)}")
+        if isinstance(every, bool) or not isinstance(every, (int, float)):
+            raise TypeError(f"every must be a number of seconds, got {shorten(every)}")
+        if not every > 0:
+            raise ValueError(f"every must be > 0 seconds, got {shorten(every)}")
         record = given + ".json"
         me = {"class": type(self).__name__, "name": self.name,
               "rules": [r.tolist() for r in self._rules], "unequal": self._unequal}
@@ -637,32 +681,35 @@ class TakeAndBreakGame:
             known, crc = 0, 0
             if os.path.exists(record):
                 known, crc = _read_record(record, me, FileFormatError)
-                if not os.path.exists(given):
+                if known and not os.path.exists(given):
                     raise FileFormatError(given, f"missing: its record "
                                           f"{os.path.basename(record)!r} says {known:,} "
                                           f"values were computed into it")
             elif os.path.exists(given):
                 raise FileFormatError(given, f"no record {os.path.basename(record)!r} of the "
                                       f"values in it: not a file compute() wrote")
-            G = _open_values(given, n + 1, known, FileFormatError)
-            if zlib.crc32(memoryview(G[:known]).cast("B")) != crc:
-                raise FileFormatError(given, f"the {known:,} values known do not match their "
-                                      f"CRC-32 in {os.path.basename(record)!r}")
+            else:
+                # The record first: a run stopped at once leaves a file it resumes.
+                _write_record(record, dict(me, format="grundy-values", version=1, known=0,
+                                           crc32=0))
+            G = _open_values(given, n + 1, known, crc, FileFormatError)
             # The values this game knows and the file does not go to the file.
             if self._n > known:
-                G[known:min(self._n, len(G))] = self._G[known:min(self._n, len(G))]
-                crc = zlib.crc32(memoryview(G[known:min(self._n, len(G))]).cast("B"), crc)
-                known = min(self._n, len(G))
+                top = min(self._n, len(G))
+                G[known:top] = self._G[known:top]
+                crc = zlib.crc32(memoryview(G[known:top]).cast("B"), crc)
+                known = top
             self._G, self._n = G, known
             done = known
 
             def save() -> None:
                 nonlocal done, crc
                 G.flush()
-                crc = zlib.crc32(memoryview(G[done:self._n]).cast("B"), crc)
-                done = self._n
+                reached = self._n
+                new_crc = zlib.crc32(memoryview(G[done:reached]).cast("B"), crc)
                 _write_record(record, dict(me, format="grundy-values", version=1,
-                                           known=done, crc32=crc))
+                                           known=reached, crc32=new_crc))
+                done, crc = reached, new_crc
 
             save()
             with reporting(progress, f"G(n) of {shorten(self, 30)}", unit="values") as report:
@@ -676,7 +723,8 @@ class TakeAndBreakGame:
                         t0 = last = time.monotonic()
                         while self._n < n + 1 and last - t0 < every:
                             stop = min(n + 1, self._n + step)
-                            self._extend(stop, "auto", None, to_total, threads=threads)
+                            self._extend(stop, "auto", None, to_total, max_memory,
+                                         threads=threads)
                             # Steps of about a second, to look at the clock.
                             now = time.monotonic()
                             step = max(1 << 12, min(2 * step, int(step / max(now - last,
@@ -848,7 +896,7 @@ class TakeAndBreakGame:
                         return self._period
                     # The candidate closest to a proof: if it holds up to
                     # where it would be proved, stop there, not at twice size.
-                    following = max(size + 1, min(following, need))
+                    following = max(size + size // 8 + 1, min(following, need))
                 self._searched_to = size
             if size >= n_max + 1:
                 return None
@@ -901,8 +949,10 @@ class TakeAndBreakGame:
                           max_value=int(G.max()), max_at=int(G.argmax()))
 
 
-# Bytes a position of the misère search takes (its tuple, its dict entry).
+# Bytes a position of the misère search takes (its tuple, its dict entry),
+# and a frame of its stack (the frame, the position's generator of moves).
 _POSITION_BYTES = 200
+_FRAME_BYTES = 1000
 
 
 def _reach_bound(sizes: list[int], splits: bool) -> int:
@@ -933,8 +983,12 @@ def _misere_search(game: TakeAndBreakGame, sizes: list[int], max_memory: int | N
     (sorted tuples of heaps with a move), decided by an explicit-stack
     depth-first search that stops at a first losing option."""
     bound = _reach_bound(sizes, game.max_heaps > 1)
-    check_memory(_POSITION_BYTES * bound, max_memory,
-                 f"the misère search of {shorten(game, 30)} from {shorten(sizes)}")
+    # The positions decided (with those kept from earlier searches) and the
+    # stack: a move takes a token or splits a heap, so at most 2 x total deep.
+    depth = min(bound, 2 * sum(sizes) + len(sizes) + 1)
+    check_memory(_POSITION_BYTES * (bound + len(game._misere_wins)) + _FRAME_BYTES * depth,
+                 max_memory, f"the misère search of {shorten(game, 30)} from "
+                             f"{shorten(sizes)}")
     take0, take1, take2, take3 = (set(r.tolist()) for r in game._rules)
     least2 = 3 if game._unequal else 2
 
@@ -1015,37 +1069,78 @@ def _read_record(record: str, me: dict[str, Any], error: type[Exception]
     return known, crc
 
 
-def _open_values(path: str, size: int, known: int, error: type[Exception]) -> Any:
-    """The values file mapped read-write, with room for ``size`` values (a
-    new file, or a copy of a smaller one) and at least ``known`` of them."""
-    def room(needed: int) -> None:
-        free = shutil.disk_usage(os.path.dirname(os.path.abspath(path))).free
-        if needed > free:
-            raise MemoryLimitError(f"the values need {format_bytes(needed)} of disk beside "
-                                   f"{path!r}; {format_bytes(free)} is free", needed)
-
+def _open_values(path: str, size: int, known: int, crc: int, error: type[Exception]) -> Any:
+    """The values file mapped read-write, with room for ``size`` values: a
+    new file, or an existing one whose header and length agree and whose
+    first ``known`` values have the CRC-32 ``crc`` (checked read-only,
+    before anything is written), copied into a bigger one if it is short.
+    The disk space of a new or bigger file is reserved at once."""
     if not os.path.exists(path):
-        room(4 * size)
-        return np.lib.format.open_memmap(path, mode="w+", dtype="<u4", shape=(size,))
+        return _new_values(path, size, None, 0)
     try:
-        G = np.load(path, mmap_mode="r+", allow_pickle=False)
-    except (OSError, ValueError) as exc:
+        with open(path, "rb") as f:
+            version = np.lib.format.read_magic(f)
+            if version == (1, 0):
+                shape, fortran, dtype = np.lib.format.read_array_header_1_0(f)
+            elif version == (2, 0):
+                shape, fortran, dtype = np.lib.format.read_array_header_2_0(f)
+            else:
+                raise ValueError(f"npy format version {version}")
+            offset = f.tell()
+    except (OSError, ValueError, EOFError) as exc:
         raise error(path, f"not a values file ({exc})") from None
-    if G.dtype != np.dtype("<u4") or G.ndim != 1 or len(G) < known:
-        raise error(path, f"holds {G.dtype} values of shape {G.shape}, not {known:,} or more "
+    if dtype != np.dtype("<u4") or fortran or len(shape) != 1 or shape[0] < known:
+        raise error(path, f"holds {dtype} values of shape {shape}, not {known:,} or more "
                     f"uint32 values")
-    if len(G) >= size:
-        return G
-    # Too small: a bigger file, the known values copied, renamed over it.
-    room(4 * size)
+    actual = os.path.getsize(path)
+    if actual != offset + 4 * shape[0]:
+        raise error(path, f"{actual:,} bytes, not the {offset + 4 * shape[0]:,} its header "
+                    f"says: truncated or grown")
+    G = np.memmap(path, dtype="<u4", mode="r", offset=offset, shape=(shape[0],))
+    found = 0
+    for i in range(0, known, 1 << 24):          # in slices: Ctrl-C stays quick
+        found = zlib.crc32(G[i:min(known, i + (1 << 24))].data.cast("B"), found)
+    if found != crc:
+        raise error(path, f"the {known:,} values known do not match the CRC-32 of its record")
+    if shape[0] >= size:
+        return np.memmap(path, dtype="<u4", mode="r+", offset=offset, shape=(shape[0],))
+    return _new_values(path, size, G, known)
+
+
+def _new_values(path: str, size: int, old: Any, known: int) -> Any:
+    """A values file of ``size`` values (its space reserved), holding the
+    first ``known`` values of ``old``, written beside ``path`` and renamed
+    over it."""
+    needed = 4 * size + 128
+    free = shutil.disk_usage(os.path.dirname(os.path.abspath(path))).free
+    if needed > free:
+        raise MemoryLimitError(f"the values need {format_bytes(needed)} of disk beside "
+                               f"{path!r}; {format_bytes(free)} is free", needed)
     tmp = path + ".part"
-    bigger = np.lib.format.open_memmap(tmp, mode="w+", dtype="<u4", shape=(size,))
-    for i in range(0, known, 1 << 24):
-        bigger[i:min(known, i + (1 << 24))] = G[i:min(known, i + (1 << 24))]
-    bigger.flush()
-    del G
-    os.replace(tmp, path)
-    return bigger
+    G = np.lib.format.open_memmap(tmp, mode="w+", dtype="<u4", shape=(size,))
+    try:
+        if hasattr(os, "posix_fallocate"):
+            with open(tmp, "r+b") as f:
+                try:
+                    os.posix_fallocate(f.fileno(), 0, os.path.getsize(tmp))
+                except OSError as exc:
+                    if exc.errno == errno.ENOSPC:
+                        raise MemoryLimitError(f"the values need {format_bytes(needed)} of "
+                                               f"disk beside {path!r}: the disk is full",
+                                               needed) from None
+                    # Some file systems cannot reserve: the space is not promised.
+        for i in range(0, known, 1 << 24):
+            G[i:min(known, i + (1 << 24))] = old[i:min(known, i + (1 << 24))]
+        G.flush()
+        os.replace(tmp, path)
+    except BaseException:
+        del G
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return G
 
 
 def _write_record(record: str, data: dict[str, Any]) -> None:
