@@ -1134,7 +1134,6 @@ def _new_values(path: str, size: int, old: Any, known: int) -> Any:
         G.flush()
         os.replace(tmp, path)
     except BaseException:
-        del G
         try:
             os.unlink(tmp)
         except OSError:
