@@ -1077,15 +1077,14 @@ def _open_values(path: str, size: int, known: int, crc: int, error: type[Excepti
     The disk space of a new or bigger file is reserved at once."""
     if not os.path.exists(path):
         return _new_values(path, size, None, 0)
+    from grundy.store import npy_header
+
     try:
         with open(path, "rb") as f:
-            version = np.lib.format.read_magic(f)
-            if version == (1, 0):
-                shape, fortran, dtype = np.lib.format.read_array_header_1_0(f)
-            elif version == (2, 0):
-                shape, fortran, dtype = np.lib.format.read_array_header_2_0(f)
-            else:
+            version, header = npy_header(f)
+            if header is None:
                 raise ValueError(f"npy format version {version}")
+            shape, fortran, dtype = header
             offset = f.tell()
     except (OSError, ValueError, EOFError) as exc:
         raise error(path, f"not a values file ({exc})") from None
@@ -1116,9 +1115,11 @@ def _new_values(path: str, size: int, old: Any, known: int) -> Any:
     if needed > free:
         raise MemoryLimitError(f"the values need {format_bytes(needed)} of disk beside "
                                f"{path!r}; {format_bytes(free)} is free", needed)
+    from grundy.store import replaced_when_done
+
     tmp = path + ".part"
     G = np.lib.format.open_memmap(tmp, mode="w+", dtype="<u4", shape=(size,))
-    try:
+    with replaced_when_done(tmp, path):
         if hasattr(os, "posix_fallocate"):
             with open(tmp, "r+b") as f:
                 try:
@@ -1132,24 +1133,18 @@ def _new_values(path: str, size: int, old: Any, known: int) -> Any:
         for i in range(0, known, 1 << 24):
             G[i:min(known, i + (1 << 24))] = old[i:min(known, i + (1 << 24))]
         G.flush()
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
     return G
 
 
 def _write_record(record: str, data: dict[str, Any]) -> None:
     """The record written atomically (a temporary file renamed over it)."""
+    from grundy.store import replaced_when_done
+
     tmp = record + ".part"
-    with open(tmp, "w") as f:
+    with replaced_when_done(tmp, record), open(tmp, "w") as f:
         json.dump(data, f)
         f.flush()
         os.fsync(f.fileno())
-    os.replace(tmp, record)
 
 
 _OCTAL_RE = re.compile(r"^([0-9A-Fa-f]?)\.([0-9A-Fa-f]+)$")

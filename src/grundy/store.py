@@ -43,6 +43,7 @@ Examples
 """
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import math
@@ -53,7 +54,7 @@ import stat
 import struct
 import zipfile
 import zlib
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -274,14 +275,21 @@ def save(obj: Any, path: str | os.PathLike[str]) -> None:
             pass
     except OSError as exc:
         raise type(exc)(exc.errno, f"cannot write beside {given!r}: {exc.strerror}") from None
+    with replaced_when_done(tmp, path), f, \
+            zipfile.ZipFile(f, "w", zipfile.ZIP_STORED, allowZip64=True) as zf:
+        zf.writestr(HEADER, text)
+        for name, arr in arrays.items():
+            with zf.open(name + ".npy", "w", force_zip64=True) as member:
+                np.lib.format.write_array(member, np.ascontiguousarray(arr),
+                                          allow_pickle=False)
+
+
+@contextlib.contextmanager
+def replaced_when_done(tmp: str, path: str) -> Iterator[None]:
+    """Around the writing of ``tmp``: renamed over ``path`` when the block
+    ends, removed if it fails (however it fails, Ctrl-C included)."""
     try:
-        with f, \
-                zipfile.ZipFile(f, "w", zipfile.ZIP_STORED, allowZip64=True) as zf:
-            zf.writestr(HEADER, text)
-            for name, arr in arrays.items():
-                with zf.open(name + ".npy", "w", force_zip64=True) as member:
-                    np.lib.format.write_array(member, np.ascontiguousarray(arr),
-                                              allow_pickle=False)
+        yield
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -495,16 +503,25 @@ def _check_header(path: str, header: Any) -> dict[str, Any]:
     return header
 
 
+def npy_header(f: Any) -> tuple[tuple[int, int], tuple[tuple[int, ...], bool, Any] | None]:
+    """The .npy format version at f's position, and the header after it
+    (shape, Fortran order, dtype), or None for a version other than 1.0 and
+    2.0.  ValueError (or EOFError) for what is not a .npy header."""
+    version = np.lib.format.read_magic(f)
+    if version == (1, 0):
+        return version, np.lib.format.read_array_header_1_0(f)
+    if version == (2, 0):
+        return version, np.lib.format.read_array_header_2_0(f)
+    return version, None
+
+
 def _npy_header(f: Any, path: str, name: str, spec: Mapping[str, Any]
                 ) -> tuple[np.dtype[Any], tuple[int, ...]]:
     """Read a member's .npy header and check it against the file's header."""
-    version = np.lib.format.read_magic(f)
-    if version == (1, 0):
-        shape, fortran, dtype = np.lib.format.read_array_header_1_0(f)
-    elif version == (2, 0):
-        shape, fortran, dtype = np.lib.format.read_array_header_2_0(f)
-    else:
+    version, header = npy_header(f)
+    if header is None:
         raise FileFormatError(path, f"damaged: {name} is .npy version {version}")
+    shape, fortran, dtype = header
     if fortran:
         raise FileFormatError(path, f"damaged: {name} is in Fortran order")
     if dtype != np.dtype(spec["dtype"]) or list(shape) != spec["shape"]:
