@@ -615,7 +615,9 @@ class TakeAndBreakGame:
         disk and the record updated.  Called again with the same file, it
         checks that the file is this game's and that the values known match
         their CRC, and goes on from there (n may be larger than before).
-        Afterwards the game reads its values from the file.
+        Afterwards the game reads its values from the file (asking it for
+        values past the file's end copies them to memory, as usual).
+        Two processes must not compute into one file at once.
 
         Parameters
         ----------
