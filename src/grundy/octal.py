@@ -677,8 +677,7 @@ class TakeAndBreakGame:
         if not every > 0:
             raise ValueError(f"every must be > 0 seconds, got {shorten(every)}")
         record = given + ".json"
-        me = {"class": type(self).__name__, "name": self.name,
-              "rules": [r.tolist() for r in self._rules], "unequal": self._unequal}
+        me = self._identity()
         with self._lock:
             known, crc = 0, 0
             if os.path.exists(record):
@@ -692,14 +691,13 @@ class TakeAndBreakGame:
                                       f"values in it: not a file compute() wrote")
             else:
                 # The record first: a run stopped at once leaves a file it resumes.
-                _write_record(record, dict(me, format="grundy-values", version=1, known=0,
-                                           crc32=0))
+                _write_record(record, me, 0, 0)
             G = _open_values(given, n + 1, known, crc, FileFormatError)
             # The values this game knows and the file does not go to the file.
             if self._n > known:
                 top = min(self._n, len(G))
                 G[known:top] = self._G[known:top]
-                crc = zlib.crc32(memoryview(G[known:top]).cast("B"), crc)
+                crc = _crc32(G, known, top, crc)
                 known = top
             self._G, self._n = G, known
             done = known
@@ -708,9 +706,8 @@ class TakeAndBreakGame:
                 nonlocal done, crc
                 G.flush()
                 reached = self._n
-                new_crc = zlib.crc32(memoryview(G[done:reached]).cast("B"), crc)
-                _write_record(record, dict(me, format="grundy-values", version=1,
-                                           known=reached, crc32=new_crc))
+                new_crc = _crc32(G, done, reached, crc)
+                _write_record(record, me, reached, new_crc)
                 done, crc = reached, new_crc
 
             save()
@@ -773,12 +770,17 @@ class TakeAndBreakGame:
 
     def _saved(self) -> tuple[str, Any, dict[str, npt.NDArray[Any]]]:
         with self._lock:
-            kind = type(self).__name__
-            data = {"class": kind if kind in _SAVED_CLASSES else "TakeAndBreakGame",
-                    "name": self.name, "rules": [r.tolist() for r in self._rules],
-                    "unequal": self._unequal,
-                    "period": None if self._period is None else list(self._period)}
+            data = dict(self._identity(),
+                        period=None if self._period is None else list(self._period))
             return "take-and-break", data, {"values": self._G[:self._n].copy()}
+
+    def _identity(self) -> dict[str, Any]:
+        """What names the game in a saved file and in a values file's record:
+        its class (one :func:`grundy.load` rebuilds), name and rules."""
+        kind = type(self).__name__
+        return {"class": kind if kind in _SAVED_CLASSES else "TakeAndBreakGame",
+                "name": self.name, "rules": [r.tolist() for r in self._rules],
+                "unequal": self._unequal}
 
     @classmethod
     def _from_saved(cls, data: Any, arrays: dict[str, npt.NDArray[Any]]) -> TakeAndBreakGame:
@@ -1046,6 +1048,11 @@ def _misere_search(game: TakeAndBreakGame, sizes: list[int], max_memory: int | N
     return WIN if win[start] else LOSS
 
 
+# A values file's record: {"format", "version", the game's identity, "known", "crc32"}.
+_RECORD_FORMAT = "grundy-values"
+_RECORD_VERSION = 1
+
+
 def _read_record(record: str, me: dict[str, Any], error: type[Exception]
                  ) -> tuple[int, int]:
     """(values known, their CRC-32) from a values file's record, checked
@@ -1056,11 +1063,11 @@ def _read_record(record: str, me: dict[str, Any], error: type[Exception]
         data = json.loads(text)
     except (OSError, ValueError) as exc:
         raise error(record, f"not a record of computed values ({exc})") from None
-    if not isinstance(data, dict) or data.get("format") != "grundy-values":
+    if not isinstance(data, dict) or data.get("format") != _RECORD_FORMAT:
         raise error(record, "not a record of computed values")
-    if data.get("version") != 1:
+    if data.get("version") != _RECORD_VERSION:
         raise error(record, f"format version {shorten(data.get('version'))}: this grundy "
-                    f"reads version 1; upgrade grundy")
+                    f"reads version {_RECORD_VERSION}; upgrade grundy")
     theirs = {k: data.get(k) for k in me}
     if theirs != me:
         raise error(record, f"holds the values of {data.get('class')!s:.40} "
@@ -1098,10 +1105,7 @@ def _open_values(path: str, size: int, known: int, crc: int, error: type[Excepti
         raise error(path, f"{actual:,} bytes, not the {offset + 4 * shape[0]:,} its header "
                     f"says: truncated or grown")
     G = np.memmap(path, dtype="<u4", mode="r", offset=offset, shape=(shape[0],))
-    found = 0
-    for i in range(0, known, 1 << 24):          # in slices: Ctrl-C stays quick
-        found = zlib.crc32(G[i:min(known, i + (1 << 24))].data.cast("B"), found)
-    if found != crc:
+    if _crc32(G, 0, known) != crc:
         raise error(path, f"the {known:,} values known do not match the CRC-32 of its record")
     if shape[0] >= size:
         return np.memmap(path, dtype="<u4", mode="r+", offset=offset, shape=(shape[0],))
@@ -1138,13 +1142,23 @@ def _new_values(path: str, size: int, old: Any, known: int) -> Any:
     return G
 
 
-def _write_record(record: str, data: dict[str, Any]) -> None:
-    """The record written atomically (a temporary file renamed over it)."""
+def _crc32(values: Any, start: int, stop: int, crc: int = 0) -> int:
+    """The CRC-32 of values[start:stop] (uint32) going on from ``crc``, in
+    slices of 2^24 values: a long file keeps Ctrl-C quick."""
+    for i in range(start, stop, 1 << 24):
+        crc = zlib.crc32(values[i:min(stop, i + (1 << 24))].data.cast("B"), crc)
+    return crc
+
+
+def _write_record(record: str, game: dict[str, Any], known: int, crc: int) -> None:
+    """The record of a values file (the game, the values known and their
+    CRC-32), written atomically (a temporary file renamed over it)."""
     from grundy.store import replaced_when_done
 
     tmp = record + ".part"
     with replaced_when_done(tmp, record), open(tmp, "w") as f:
-        json.dump(data, f)
+        json.dump(dict(game, format=_RECORD_FORMAT, version=_RECORD_VERSION, known=known,
+                       crc32=crc), f)
         f.flush()
         os.fsync(f.fileno())
 
