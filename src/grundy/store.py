@@ -287,7 +287,18 @@ def save(obj: Any, path: str | os.PathLike[str]) -> None:
 @contextlib.contextmanager
 def replaced_when_done(tmp: str, path: str) -> Iterator[None]:
     """Around the writing of ``tmp``: renamed over ``path`` when the block
-    ends, removed if it fails (however it fails, Ctrl-C included)."""
+    ends, removed if it fails (however it fails, Ctrl-C included).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> path, tmp = os.path.join(folder, "a.txt"), os.path.join(folder, "a.part")
+    >>> with replaced_when_done(tmp, path), open(tmp, "w") as f:
+    ...     _ = f.write("done")
+    >>> os.listdir(folder), open(path).read()
+    (['a.txt'], 'done')
+    """
     try:
         yield
         os.replace(tmp, path)
@@ -506,7 +517,17 @@ def _check_header(path: str, header: Any) -> dict[str, Any]:
 def npy_header(f: Any) -> tuple[tuple[int, int], tuple[tuple[int, ...], bool, Any] | None]:
     """The .npy format version at f's position, and the header after it
     (shape, Fortran order, dtype), or None for a version other than 1.0 and
-    2.0.  ValueError (or EOFError) for what is not a .npy header."""
+    2.0.  ValueError (or EOFError) for what is not a .npy header.
+
+    Examples
+    --------
+    >>> import io
+    >>> f = io.BytesIO()
+    >>> np.save(f, np.zeros(3, np.uint32))
+    >>> _ = f.seek(0)
+    >>> npy_header(f)
+    ((1, 0), ((3,), False, dtype('uint32')))
+    """
     version = np.lib.format.read_magic(f)
     if version == (1, 0):
         return version, np.lib.format.read_array_header_1_0(f)
