@@ -38,6 +38,8 @@ _EXPORTS = {
     "OctalGame": "grundy.octal", "HexGame": "grundy.octal", "GrundysGame": "grundy.octal",
     "SubtractionGame": "grundy.octal", "TakeAndBreakGame": "grundy.octal",
     "Periodicity": "grundy.octal", "RareCommon": "grundy.octal",
+    "MisereQuotient": "grundy.misere", "QuotientTooLarge": "grundy.misere",
+    "misere_quotient": "grundy.misere",
     "load": "grundy.store", "FileFormatError": "grundy.store",
 }
 
@@ -59,6 +61,9 @@ if TYPE_CHECKING:                  # what the lazy loading below provides, for t
     from grundy.loopy import loopy_sum as loopy_sum
     from grundy.nim import nim_move as nim_move, nim_moves as nim_moves
     from grundy.nim import nim_outcome as nim_outcome, nim_sum as nim_sum
+    from grundy.misere import MisereQuotient as MisereQuotient
+    from grundy.misere import QuotientTooLarge as QuotientTooLarge
+    from grundy.misere import misere_quotient as misere_quotient
     from grundy.octal import GrundysGame as GrundysGame, HexGame as HexGame
     from grundy.octal import OctalGame as OctalGame, Periodicity as Periodicity
     from grundy.octal import RareCommon as RareCommon, SubtractionGame as SubtractionGame
@@ -71,8 +76,8 @@ if TYPE_CHECKING:                  # what the lazy loading below provides, for t
 
 
 # Submodules reachable as attributes (``grundy.octal``), imported on first use.
-_SUBMODULES = {"cli", "graph", "impartial", "loopy", "nim", "octal", "police", "solution",
-               "game", "batch", "implicit", "store", "plot", "play", "distributed"}
+_SUBMODULES = {"cli", "graph", "impartial", "loopy", "misere", "nim", "octal", "police",
+               "solution", "game", "batch", "implicit", "store", "plot", "play", "distributed"}
 
 
 def __getattr__(name: str) -> Any:

@@ -259,6 +259,8 @@ def _cmd_octal(args: argparse.Namespace) -> None:
     from grundy.octal import parse_game
 
     n = _count(args.n, "N")
+    quotient_heaps = (None if args.misere_quotient is None else
+                      _count(args.misere_quotient, "--misere-quotient H"))
     game = parse_game(args.code)
     if args.into is not None:
         try:
@@ -282,6 +284,11 @@ def _cmd_octal(args: argparse.Namespace) -> None:
         per = game.periodicity(n, threads=args.threads)
         _write((f"period {per.period} preperiod {per.preperiod} proved-at {per.proved_at}"
                 if per is not None else f"no period found up to {n}").encode() + b"\n")
+    if quotient_heaps is not None:
+        from grundy.misere import misere_quotient
+
+        quotient = misere_quotient(game, quotient_heaps, max_memory=args.max_memory)
+        _write(str(quotient).encode() + b"\n")
     _save(game, args.save)
     if args.plot is not None:
         _plot(args.plot, "nim_sequence", game, n)
@@ -605,6 +612,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("n", metavar="N")
     p.add_argument("--period", action="store_true",
                    help="also print the proved period: 'period P preperiod E proved-at K'")
+    p.add_argument("--misere-quotient", metavar="H",
+                   help="also print the misère quotient of the sums of heaps up to H: its "
+                        "presentation, its P-positions and each heap's element")
     p.add_argument("--into", metavar="FILE",
                    help="compute the values into FILE (a .npy file, FILE.json beside it "
                         "says how far it got) instead of printing them; saved every 30 s "
