@@ -107,7 +107,7 @@ def test_misere_memory_counts_the_stack_and_what_is_kept():
     game.outcome([10, 10], misere=True)
     kept = len(game._misere_wins)
     assert kept > 100
-    from grundy.octal import _reach_bound, _POSITION_BYTES
+    from grundy.misere import _reach_bound, _POSITION_BYTES
     fresh = _POSITION_BYTES * _reach_bound([3], True)
     with pytest.raises(grundy.MemoryLimitError):
         game.outcome(3, misere=True, max_memory=fresh + 2000 * 8)

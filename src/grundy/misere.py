@@ -484,7 +484,7 @@ def misere_quotient(game: TakeAndBreakGame, n: int, *, max_order: int = 2000,
     >>> [q.words[x] for x in q.heap_elements]
     ['1', 'a', 'b', 'a', 'b', 'c', 'b', 'c', 'b', 'ab^2', 'b', 'ab^2', 'b']
     """
-    from grundy.octal import TakeAndBreakGame
+    from grundy.octal import TakeAndBreakGame      # (grundy.octal imports this module)
     if not isinstance(game, TakeAndBreakGame):
         raise TypeError(f"game must be a TakeAndBreakGame, got {shorten(game)}")
     n = check_count(n, "n")
@@ -568,7 +568,7 @@ def _wrong_sum(pos: list[int], moves: dict[int, list[Position]], learner: _Learn
 def _live_moves(game: TakeAndBreakGame, n: int) -> dict[int, list[Position]]:
     """The heaps 1..n with a move, each with its options (heaps with no move
     dropped: they change nothing in a sum); kept by the game as they grow."""
-    known: dict[int, list[Position] | None] = game.__dict__.setdefault("_misere_moves", {})
+    known = game._misere_moves
     for h in range(len(known) + 1, n + 1):  # options are sums of smaller heaps
         opts = game.options(h)
         known[h] = sorted({tuple(x for x in o if known[x] is not None) for o in opts}

@@ -35,6 +35,7 @@ from grundy._common import (LOSS, WIN, Int64Array, MemoryLimitError, Outcome, ch
                             is_integer, readonly, shorten, shown_int, usable_cores)
 from grundy._core import octal as _octal
 from grundy._progress import Progress, Report, check_progress, reporting
+from grundy.misere import MisereQuotient, misere_quotient, misere_search
 
 __all__ = ["OctalGame", "HexGame", "GrundysGame", "SubtractionGame", "TakeAndBreakGame",
            "Periodicity", "RareCommon", "best_mask"]
@@ -275,6 +276,8 @@ class TakeAndBreakGame:
         # Misère outcomes decided so far (sorted heaps with a move: the
         # player to move wins); no move left: the player to move wins.
         self._misere_wins: dict[tuple[int, ...], bool] = {(): True}
+        # Options of each heap 1.. for misère play (None: the heap has no move).
+        self._misere_moves: dict[int, list[tuple[int, ...]] | None] = {}
 
     # -- the rules ------------------------------------------------------------
 
@@ -598,7 +601,20 @@ class TakeAndBreakGame:
                 nim_sum ^= self.value(h, max_memory=max_memory)
             return WIN if nim_sum else LOSS
         with self._lock:
-            return _misere_search(self, sizes, max_memory)
+            return misere_search(self, sizes, max_memory)
+
+    def misere_quotient(self, n: int, *, max_order: int = 2000,
+                        max_memory: int | None = None) -> MisereQuotient:
+        """The misère quotient of the sums of heaps up to ``n``, proved for
+        every sum: see :func:`grundy.misere_quotient`.
+
+        Examples
+        --------
+        >>> q = OctalGame("0.75").misere_quotient(10)
+        >>> q.order, q.presentation()
+        (8, '< a, b, c | a^2 = 1, bc = ab, c^2 = b^2, b^3 = b >')
+        """
+        return misere_quotient(self, n, max_order=max_order, max_memory=max_memory)
 
     # -- values on disk -------------------------------------------------------------
 
@@ -951,101 +967,6 @@ class TakeAndBreakGame:
                           last_rare=int(positions[-1]) if len(positions) else -1,
                           rare_values=tuple(int(v) for v in np.unique(G[rare])),
                           max_value=int(G.max()), max_at=int(G.argmax()))
-
-
-# Bytes a position of the misère search takes (its tuple, its dict entry),
-# and a frame of its stack (the frame, the position's generator of moves).
-_POSITION_BYTES = 200
-_FRAME_BYTES = 1000
-
-
-def _reach_bound(sizes: list[int], splits: bool) -> int:
-    """At most how many positions a sum of heaps can reach: sums of heaps
-    of at most the same total (partitions), and, when no move splits a
-    heap, the heaps each made smaller."""
-    bound = 1 << 80
-    total = sum(sizes)
-    if total <= 300:                        # p(300) is about 9e15 already
-        p = [1] + [0] * total               # partitions of each k <= total
-        for part in range(1, total + 1):
-            for k in range(part, total + 1):
-                p[k] += p[k - part]
-        bound = sum(p)
-    if not splits:
-        product = 1
-        for h in sizes:
-            product *= h + 1
-            if product > bound:
-                break
-        bound = min(bound, product)
-    return bound
-
-
-def _misere_search(game: TakeAndBreakGame, sizes: list[int], max_memory: int | None
-                   ) -> Outcome:
-    """The misère outcome of a sum of heaps: every position it can reach
-    (sorted tuples of heaps with a move), decided by an explicit-stack
-    depth-first search that stops at a first losing option."""
-    bound = _reach_bound(sizes, game.max_heaps > 1)
-    # The positions decided (with those kept from earlier searches) and the
-    # stack: a move takes a token or splits a heap, so at most 2 x total deep.
-    depth = min(bound, 2 * sum(sizes) + len(sizes) + 1)
-    check_memory(_POSITION_BYTES * (bound + len(game._misere_wins)) + _FRAME_BYTES * depth,
-                 max_memory, f"the misère search of {shorten(game, 30)} from "
-                             f"{shorten(sizes)}")
-    take0, take1, take2, take3 = (set(r.tolist()) for r in game._rules)
-    least2 = 3 if game._unequal else 2
-
-    def live(h: int) -> bool:
-        """Heap h has a move."""
-        return (h in take0 or any(k < h for k in take1) or
-                any(h - k >= least2 for k in take2) or any(h - k >= 3 for k in take3))
-
-    options: dict[int, list[tuple[int, ...]]] = {}
-
-    def moves(h: int) -> list[tuple[int, ...]]:
-        """The options of heap h, heaps with no move dropped."""
-        if h not in options:
-            options[h] = sorted({tuple(x for x in opt if live(x))
-                                 for opt in game.options(h)})
-        return options[h]
-
-    def children(pos: tuple[int, ...]) -> Iterable[tuple[int, ...]]:
-        for i, h in enumerate(pos):
-            if i and pos[i - 1] == h:
-                continue                    # the same heap again: the same moves
-            rest = pos[:i] + pos[i + 1:]
-            for opt in moves(h):
-                yield tuple(sorted(rest + opt))
-
-    start = tuple(sorted(h for h in sizes if live(h)))
-    # Positions decided, kept by the game for later searches.
-    win: dict[tuple[int, ...], bool] = game._misere_wins
-    # Frames: a position, its children still to look at, the child being decided.
-    stack: list[list[Any]] = [[start, iter(children(start)), None]]
-    while stack and start not in win:
-        frame = stack[-1]
-        pos, it, pending = frame
-        if pending is not None:
-            if not win[pending]:
-                win[pos] = True             # a move to a losing position
-                stack.pop()
-                continue
-            frame[2] = None
-        for child in it:
-            known = win.get(child)
-            if known is None:
-                frame[2] = child
-                stack.append([child, iter(children(child)), None])
-                break
-            if not known:
-                win[pos] = True
-                stack.pop()
-                break
-        else:
-            win[pos] = False                # every move to a winning position
-            stack.pop()
-    return WIN if win[start] else LOSS
 
 
 # A values file's record: {"format", "version", the game's identity, "known", "crc32"}.
