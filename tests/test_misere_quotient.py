@@ -4,6 +4,8 @@ quotients of misère Nim and 0.75, and the structure theorems."""
 import itertools
 import random
 import re
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -212,3 +214,66 @@ def test_errors():
     with pytest.raises(grundy.MemoryLimitError, match="misère search"):
         misere_quotient(OctalGame("0.77"), 12, max_memory=100_000)
     assert isinstance(q, MisereQuotient)
+
+
+def test_huge_requests_are_refused_at_once():
+    # In a subprocess with a timeout: a regression here would hang or eat memory.
+    code = """if True:
+        import grundy
+        from grundy import OctalGame, HexGame
+        for game, n, kw in [(OctalGame("0.77"), 10 ** 7, {}), (HexGame("0.8"), 10 ** 4, {}),
+                            (OctalGame("0.75"), 10 ** 5, {"max_memory": 10 ** 9})]:
+            try:
+                grundy.misere_quotient(game, n, **kw)
+            except grundy.MemoryLimitError as exc:
+                print("refused:", exc)
+        """
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert len(lines) == 3 and all(line.startswith("refused: the misère quotient of ")
+                                   for line in lines), out.stdout
+    assert "up to heap 10,000,000" in lines[0] or "up to heap 10000000" in lines[0]
+
+
+def test_cli():
+    run = subprocess.run([sys.executable, "-m", "grundy", "octal", "0.75", "6",
+                          "--misere-quotient", "9"], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0] == "0 1 2 1 2 1 2"
+    assert lines[1] == "heaps 1..9 of OctalGame('0.75'): misère quotient of order 8"
+    assert lines[3] == "P = { a, b^2 }"
+    for bad, said in [("x", "--misere-quotient H must be a non-negative integer"),
+                      ("99999999", "misère quotient of OctalGame('0.75') up to heap")]:
+        run = subprocess.run([sys.executable, "-m", "grundy", "octal", "0.75", "3",
+                              "--misere-quotient", bad], capture_output=True, text=True,
+                             timeout=120)
+        assert run.returncode == 2 and run.stderr.startswith("grundy: error: " ), run.stderr
+        assert said in run.stderr
+
+
+def test_ctrl_c_stops_a_long_quotient():
+    # Dawson's chess up to heap 40 takes far longer than the 3 s given here.
+    run = subprocess.Popen([sys.executable, "-c", """if True:
+        import signal, sys, grundy
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        print("started", flush=True)
+        from grundy.cli import main
+        sys.exit(main(["octal", "0.137", "3", "--misere-quotient", "40"]))
+        """], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert run.stdout.readline() == "started\n"
+        import signal
+        import time
+        time.sleep(3)
+        sent = time.monotonic()
+        run.send_signal(signal.SIGINT)
+        out, err = run.communicate(timeout=30)
+        took = time.monotonic() - sent
+    finally:
+        run.kill()
+    assert run.returncode == 130, (out, err)
+    assert "grundy: error: interrupted" in err
+    assert took < 2.0, took

@@ -174,6 +174,11 @@ def _word_key(word: str) -> tuple[int, str]:
 # and a frame of its stack (the frame, the position's generator of moves).
 _POSITION_BYTES = 200
 _FRAME_BYTES = 1000
+# Bytes a pair of the quotient's check takes besides its two copies of N
+# (the key's bytes and the queued array): the tuples, the dict entry.
+_PAIR_BYTES = 400
+# Bytes of one option of a heap kept for misère play (a tuple in a list).
+_OPTION_BYTES = 120
 
 
 def _reach_bound(sizes: list[int], splits: bool) -> int:
@@ -370,9 +375,11 @@ class _Learner:
                     return found
         return None
 
-    def table(self) -> npt.NDArray[np.int64]:
+    def table(self, max_memory: int | None, limit: int) -> npt.NDArray[np.int64]:
         """Products of states: x * y = x moved along y's representative."""
         m = len(self.reps)
+        check_memory(8 * m * m, max_memory, f"the table of a misère quotient of order {m}",
+                     limit=limit)
         table = np.empty((m, m), dtype=np.int64)
         for y, rep in enumerate(self.reps):
             col = np.arange(m, dtype=np.int64)
@@ -383,8 +390,8 @@ class _Learner:
 
 
 def _check_options(table: npt.NDArray[np.int64], lose: npt.NDArray[np.bool_],
-                   heap_elem: dict[int, int], heap_option_elems: dict[int, list[int]]
-                   ) -> list[int] | None:
+                   heap_elem: dict[int, int], heap_option_elems: dict[int, list[int]],
+                   max_memory: int | None, limit: int) -> list[int] | None:
     """The finite check that proves a candidate for every sum, or a sum
     where it fails.
 
@@ -395,7 +402,8 @@ def _check_options(table: npt.NDArray[np.int64], lose: npt.NDArray[np.bool_],
     set.  If every pair has phi(x) in P exactly when the identity is not in
     N(x), induction over the game tree shows that x is a P-position exactly
     when phi(x) is in P, for every sum x.  Returns the heaps of a sum
-    whose pair fails, or None.
+    whose pair fails, or None.  The pairs are counted against the memory
+    ``limit`` as they are found.
     """
     m = table.shape[0]
     gens = []
@@ -412,6 +420,9 @@ def _check_options(table: npt.NDArray[np.int64], lose: npt.NDArray[np.bool_],
         if key in seen:
             return None
         seen[key] = (parent, h)
+        if len(seen) % 4096 == 0:
+            check_memory(len(seen) * (2 * m + _PAIR_BYTES), max_memory,
+                         f"checking a misère quotient of order {m}", limit=limit)
         if bool(lose[q]) == bool(N[0]):     # P needs no option into P, and back
             heaps = []
             k: Any = key
@@ -489,6 +500,11 @@ def misere_quotient(game: TakeAndBreakGame, n: int, *, max_order: int = 2000,
         raise TypeError(f"game must be a TakeAndBreakGame, got {shorten(game)}")
     n = check_count(n, "n")
     max_order = check_count(max_order, "max_order", 1)
+    # The heaps' options, kept by the game (the rest is counted as it grows).
+    take0, take1, take2, take3 = (len(r) for r in game._rules)
+    options = (take0 + take1) * n + take2 * n * n // 4 + take3 * n ** 3 // 36
+    check_memory(_OPTION_BYTES * options, max_memory,
+                 f"the misère quotient of {shorten(game, 30)} up to heap {shown_int(n)}")
     with game._lock:                        # the game's kept positions grow
         return _learn(game, n, max_order, max_memory)
 
@@ -525,11 +541,12 @@ def _learn(game: TakeAndBreakGame, n: int, max_order: int, max_memory: int | Non
             learner.build(max_order)
             context = learner.non_commuting()
             if context is None:
-                table = learner.table()
+                table = learner.table(max_memory, limit)
                 heap_elem = {h: learner.state((h,)) for h in learner.heaps}
                 option_elems = {h: sorted({learner.state(o) for o in moves[h]})
                                 for h in learner.heaps}
-                bad = _check_options(table, learner.lose, heap_elem, option_elems)
+                bad = _check_options(table, learner.lose, heap_elem, option_elems,
+                                     max_memory, limit)
                 if bad is None:
                     break
                 # Walked largest heap first, so that the context is of the smallest.
