@@ -24,8 +24,8 @@ period
     the 2^22 window, where every multiple of 4 matches for 1.9 million
     values, that took about 150 s.)
 
-scale (not in the default set: about half an hour)
-    Grundy's game and Officers (0.6) to 2^--scale (default 26) with
+scale (not in the default set: about 25 minutes)
+    Grundy's game and Officers (0.6) (or --games) to 2^--scale (default 26) with
     ``compute()`` into a values file in a temporary folder, each run in a
     fresh process, with 1 and 2 threads: wall time, values a second, the
     peak of the process's own memory (RssAnon: the mapped file's pages are
@@ -61,7 +61,8 @@ def main():
     ap.add_argument("--plain-max", type=int, default=18, help="kernels: largest for plain")
     ap.add_argument("--mask-size", type=int, default=18, help="masks: values to 2^SIZE")
     ap.add_argument("--repeat", type=int, default=1, help="masks: rounds (best of)")
-    ap.add_argument("--games", default=",".join(MASK_GAMES), help="masks: the games")
+    ap.add_argument("--games", help="masks, scale: the games (default: the ten hard "
+                                    "games; grundy,0.6)")
     ap.add_argument("--scale", type=int, default=26, help="scale: values to 2^SCALE")
     ap.add_argument("--threads", default="1,2", help="scale: thread counts")
     args = ap.parse_args()
@@ -130,7 +131,7 @@ def _fewest_rare(values, count):
 def masks(args):
     n = 1 << args.mask_size
     rows = []
-    for code in args.games.split(","):
+    for code in (args.games.split(",") if args.games else MASK_GAMES):
         auto_game = _run(code, n, "auto")
         values = auto_game.values(n).astype(np.int64)
         candidates = _fewest_rare(values, 3) + _fewest_rare(values[:n // 16 + 1], 3) + \
@@ -194,7 +195,7 @@ print(json.dumps({"seconds": seconds, "anon_kib": int(status["RssAnon"].split()[
 def scale(args):
     n = 1 << args.scale
     rows = []
-    for code in ("grundy", "0.6"):
+    for code in (args.games.split(",") if args.games else ("grundy", "0.6")):
         for threads in map(int, args.threads.split(",")):
             with tempfile.TemporaryDirectory() as folder:
                 path = os.path.join(folder, "values.npy")

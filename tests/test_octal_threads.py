@@ -8,6 +8,7 @@ set (the late options are most of the work there), and with more threads
 than cores (which the API does not start), where threads are often off
 their core and the others compute their values too."""
 import json
+import pickle
 import random
 import signal
 import subprocess
@@ -20,6 +21,7 @@ import pytest
 
 from grundy import GrundysGame, HexGame, OctalGame, SubtractionGame, TakeAndBreakGame
 from grundy._core import octal as kernel
+from grundy.octal import _rare
 from reference import grundys_game_naive, octal_values_naive, subtraction_naive
 
 THREADS = (1, 2, 3, 4, 8)             # 8: more threads than this machine's cores
@@ -190,6 +192,158 @@ def test_games_shared_by_python_threads():
         t.join()
     for i in range(4):
         assert np.array_equal(results[i], expected[:15000 + 2500 * i + 1]), i
+
+
+# -- what the kernels keep between calls ------------------------------------------------
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("code", ["grundy", "0.6"])
+def test_state_kept_over_many_calls(code, threads, tmp_path):
+    # One ExtendState through ~100 small calls, as TakeAndBreakGame._extend
+    # makes them: the mask changes (and back), plain calls in between (which
+    # keep no rare list), the buffer replaced by a bigger copy or a memory
+    # map, threads from the start or not; then a call that starts below where
+    # the state got to (the values recomputed).  Every value as the reference's.
+    game = GrundysGame() if code == "grundy" else OctalGame(code)
+    N, checked = 12000, 2500
+    reference = grundys_game_naive(checked - 1) if code == "grundy" else \
+        octal_values_naive(code, checked - 1)
+    expected = plain(game, N, 1, thread_work=1 << 62)
+    assert expected[:checked].tolist() == reference
+    masks = (0xFFFFFFFE, 0xFFFFFFFF, 0x6)
+    rng = random.Random(threads * 100 + len(code))
+    state = kernel.ExtendState()
+    assert state.upto == 0 and state.mask is None and state.rare_count == 0
+    G = np.zeros(700, dtype=np.uint32)
+    n, calls = 0, 0
+    while n < N:
+        hi = min(N, n + rng.randrange(1, 300))
+        if hi > len(G):
+            size = min(N, 2 * len(G))
+            if calls % 2:
+                bigger = np.lib.format.open_memmap(str(tmp_path / f"G{calls}.npy"), mode="w+",
+                                                   dtype=np.uint32, shape=(size,))
+            else:
+                bigger = np.zeros(size, dtype=np.uint32)
+            bigger[:n] = G[:n]
+            G = bigger
+        # Phases: one mask, another, the plain scan, the first mask, any mix.
+        phase = 5 * n // N
+        kind = ("a", "b", "plain", "a", rng.choice(["a", "b", "c", "plain"]))[phase]
+        work = rng.choice([0, 1024])
+        if kind == "plain":
+            kernel.plain_extend(G, n, hi, *game._rules, game._unequal, threads, work,
+                                state=state)
+            assert state.mask is None and state.rare_count == 0
+        else:
+            mask = masks["abc".index(kind)]
+            kernel.sparse_extend(G, n, hi, *game._rules[:3], game._unequal, mask, threads,
+                                 work, state=state)
+            rare = int(np.count_nonzero(_rare(G[:hi], mask)))
+            assert state.mask == mask and state.rare_count == rare, (n, hi, kind)
+        assert state.upto == hi
+        assert np.array_equal(G[:hi], expected[:hi]), (n, hi, kind)
+        n, calls = hi, calls + 1
+    assert calls > 60
+    # From below where the state got to (as after a MemoryError): rebuilt.
+    again = G.copy()
+    again[5000:] = 0
+    kernel.sparse_extend(again, 5000, N, *game._rules[:3], game._unequal, 0xFFFFFFFE,
+                         threads, 0, state=state)
+    assert np.array_equal(again, expected) and state.upto == N
+    # A copy (pickled) is an empty state.
+    fresh = pickle.loads(pickle.dumps(state))
+    assert fresh.upto == 0 and fresh.mask is None and "upto=12000" in repr(state)
+
+
+def test_state_through_the_game():
+    # values() in steps, then compute() into a file (the values move to a
+    # memory map), then values past the file's end (back to memory): one
+    # game, its kept state carried through, on 1 and 2 threads.
+    expected = grundys_game_naive(2999)
+    full = GrundysGame().values(40000, threads=1)
+    assert full[:3000].tolist() == expected
+    for threads in (1, 2):
+        game = GrundysGame()
+        for n in (100, 900, 5000, 9000, 9001, 12000):
+            assert np.array_equal(game.values(n, threads=threads), full[:n + 1])
+        with tempfile.TemporaryDirectory() as folder:
+            path = f"{folder}/values.npy"
+            assert game.compute(25000, path, threads=threads) == 25001
+            assert game._kept.upto == 25001
+            assert np.array_equal(game.values(40000, threads=threads), full)
+        assert game._kept.upto == 40001
+
+
+_RESUME_CHILD = r'''
+import json, os, signal, threading, time
+import numpy as np
+from grundy import GrundysGame
+game = GrundysGame()
+def fire():
+    time.sleep(0.5)
+    os.kill(os.getpid(), signal.SIGINT)
+threading.Thread(target=fire, daemon=True).start()
+try:
+    game.values(1 << 26, threads={threads})
+    report = dict(interrupted=False)
+except KeyboardInterrupt:
+    known, upto = game._n, game._kept.upto
+    # Go on from the interrupted call's state.
+    top = known + 30000
+    same = np.array_equal(game.values(top, threads={threads}),
+                          GrundysGame().values(top, threads=1))
+    report = dict(interrupted=True, known=known, upto=upto, same=bool(same),
+                  head=game.values(2999).tolist())
+print("@@" + json.dumps(report))
+'''
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_state_after_ctrl_c(threads):
+    # An interrupted call leaves the state at the values it finished, and
+    # the next calls go on from it.
+    def pre():
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+    try:
+        proc = subprocess.run([sys.executable, "-c", _RESUME_CHILD.format(threads=threads)],
+                              capture_output=True, timeout=60, preexec_fn=pre,
+                              cwd=tempfile.gettempdir())
+    except subprocess.TimeoutExpired:
+        pytest.fail("no KeyboardInterrupt: the child was still running (killed)")
+    lines = [x for x in proc.stdout.decode(errors="replace").splitlines() if x.startswith("@@")]
+    assert lines, f"the child died: exit {proc.returncode}, {proc.stderr.decode()[-800:]}"
+    rep = json.loads(lines[-1][2:])
+    assert rep["interrupted"], "the run finished before the SIGINT, or swallowed it"
+    assert rep["known"] > 8192 and rep["upto"] == rep["known"], rep
+    assert rep["same"] and rep["head"] == grundys_game_naive(2999)
+
+
+def test_state_used_by_one_call_at_a_time():
+    # Two Python threads calling the kernels with one state at once: the
+    # second is refused (a ValueError), never a corrupted state.
+    game = GrundysGame()
+    expected = plain(game, 30000, 1, thread_work=1 << 62)
+    state = kernel.ExtendState()
+    G = np.zeros(30000, dtype=np.uint32)
+    errors = []
+
+    def work():
+        try:
+            kernel.sparse_extend(G, 0, 30000, *game._rules[:3], True, 0xFFFFFFFE, 1,
+                                 state=state)
+        except ValueError as exc:
+            errors.append(str(exc))
+
+    runs = [threading.Thread(target=work) for _ in range(2)]
+    for t in runs:
+        t.start()
+    for t in runs:
+        t.join()
+    assert np.array_equal(G, expected)
+    assert all("in use" in e for e in errors) and len(errors) <= 1
+    assert state.upto == 30000
 
 
 # -- the option -------------------------------------------------------------------------

@@ -269,6 +269,7 @@ class TakeAndBreakGame:
         self._lock = threading.RLock()
         self._G = np.zeros(1024, dtype=np.uint32)
         self._n = 0                       # G[0:_n] is known
+        self._kept = _octal.ExtendState()  # what the kernels keep between calls on _G
         self._mask: int | None = None    # the automatic mask (0: none), chosen at
         self._mask_at = 0                 # this many values known
         self._period: Periodicity | None = None   # a proved Periodicity, once found
@@ -468,10 +469,10 @@ class TakeAndBreakGame:
             try:
                 if sparse and use is not None:
                     _octal.sparse_extend(self._G, self._n, hi, take0, take1, take2,
-                                         self._unequal, use, threads)
+                                         self._unequal, use, threads, state=self._kept)
                 else:
                     _octal.plain_extend(self._G, self._n, hi, take0, take1, take2, take3,
-                                        self._unequal, threads)
+                                        self._unequal, threads, state=self._kept)
             except BaseException as exc:
                 # Ctrl-C inside the kernel: keep the values it finished.
                 reached = getattr(exc, "reached", None)

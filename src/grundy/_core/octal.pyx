@@ -47,6 +47,17 @@ value computes it too (whichever finishes first publishes it, by a
 compare-and-set), and once a thread spends half of its time waiting,
 the threads but thread 0 stop for the rest of the call, which then runs at
 the serial kernel's speed.
+
+Besides G[0:start], a call needs their largest value (the size of its
+scratch) and, for the sparse method, the positions of the rare ones.  An
+``ExtendState`` given to every call on one G keeps both from call to call
+(for the values G[0:n] the calls finished: final values, which never
+change; the buffer holding them may be replaced between calls, as it is
+passed each time and no pointer to it is kept), so a call reads only the
+values added since the last one.  Rebuilt on every call, they cost two
+serial passes over G[0:start] a call: at 6*10^7 values (from a values
+file, in calls of a quarter of a second) that made two threads slower
+than one.
 """
 import numpy as np
 
@@ -171,21 +182,6 @@ cdef int bitsets_fit(uint64_t** a, uint64_t** b, int64_t cap) noexcept nogil:
     return 0
 
 
-cdef int rare_push(int64_t** rare, int64_t* n_rare, int64_t* cap,
-                   int64_t n) noexcept nogil:
-    """Append n to the growable list of rare positions."""
-    cdef int64_t* bigger
-    if n_rare[0] == cap[0]:
-        bigger = <int64_t*> realloc(rare[0], 2 * cap[0] * sizeof(int64_t))
-        if bigger == NULL:
-            return -1
-        rare[0] = bigger
-        cap[0] *= 2
-    rare[0][n_rare[0]] = n
-    n_rare[0] += 1
-    return 0
-
-
 cdef inline void mark(Scratch* s, uint32_t v, int64_t n) noexcept nogil:
     s.stamp[v] = n
 
@@ -222,15 +218,6 @@ cdef void plain_options(const uint32_t* G, int64_t n,
             for b in range(a, (m - a) // 2 + 1):
                 c = m - a - b
                 mark(s, G[a] ^ G[b] ^ G[c], n)
-
-
-cdef uint32_t max_of(const uint32_t* G, int64_t n) noexcept nogil:
-    cdef uint32_t best = 0
-    cdef int64_t i
-    for i in range(n):
-        if G[i] > best:
-            best = G[i]
-    return best
 
 
 def _finish_extend(int status, int64_t n, what):
@@ -287,21 +274,189 @@ cdef int64_t thread_start(int64_t start, int64_t stop, const int64_t[::1] take2,
     return lo
 
 
+# -- what the kernels keep between calls ------------------------------------------------
+
+cdef inline bint is_rare(uint32_t v, uint32_t mask) noexcept nogil:
+    return (grundy_popcount32(v & mask) & 1) == 0
+
+
+cdef struct Kept:
+    # What is known of G[0:upto] besides the values.  The rare list is that
+    # of the threads (the team borrows the segments and hands them back), so
+    # it is read and appended to the same way by every kernel.
+    int64_t upto            # G[0:upto] are accounted for below
+    int64_t vmax            # the largest value in G[0:upto]
+    bint rare               # the rare list is kept (for the sparse method) ...
+    uint32_t mask           # ... with this mask
+    int64_t n_rare          # the rare positions below upto, ascending, in
+    int64_t* seg[SEGMENTS]  # segments of SEG0 << s entries that never move
+
+
+cdef int rare_put(int64_t** seg, int64_t count, int64_t position) noexcept nogil:
+    """Store a rare position as entry ``count`` of the segmented list (the
+    caller then counts it): 0, or -1 out of memory."""
+    cdef int64_t base = 0, size = SEG0
+    cdef int s = 0
+    while count >= base + size:
+        base += size
+        size *= 2
+        s += 1
+    if s >= SEGMENTS:
+        return -1
+    if seg[s] == NULL:
+        seg[s] = <int64_t*> malloc(size * sizeof(int64_t))
+        if seg[s] == NULL:
+            return -1
+    seg[s][count - base] = position
+    return 0
+
+
+cdef int64_t rare_marks(int64_t** seg, int64_t count, const uint32_t* G, bint unequal,
+                        int64_t n, int64_t m, int64_t K, int64_t* stamp) noexcept nogil:
+    """Mark the splits of m heaps with a rare heap, both heaps below K (the
+    first ``count`` positions of the rare list ``seg``), as options of G(n);
+    the number of positions looked at."""
+    cdef int64_t lim = m if m < K else K, base = 0, size = SEG0, j, end, a, b
+    cdef int s = 0
+    cdef const int64_t* part
+    while base < count:
+        part = seg[s]
+        end = count - base if count - base < size else size
+        for j in range(end):
+            a = part[j]
+            if a >= lim:
+                return base + j
+            b = m - a
+            if a == 0 or b >= K or (unequal and a == b):
+                continue
+            stamp[G[a] ^ G[b]] = n
+        base += size
+        size *= 2
+        s += 1
+    return count
+
+
+cdef void kept_clear(Kept* k) noexcept nogil:
+    """Forget what k knows (its segments stay, for reuse)."""
+    k.upto = 0
+    k.vmax = 0
+    k.rare = False
+    k.mask = 0
+    k.n_rare = 0
+
+
+cdef int kept_sync(Kept* k, const uint32_t* G, int64_t start, bint sparse,
+                   uint32_t mask) noexcept nogil:
+    """Bring k to G[0:start] (final values) for the sparse method with
+    ``mask``, or for the plain scan (``sparse`` False: which keeps no rare
+    list).  Only G[k.upto:start] are read, unless k went past start (the
+    values from start on are being computed again) or its rare list is not
+    for this mask: then from G[0] (once each time the automatic mask is
+    chosen again).  0, or -1 out of memory (k is then cleared)."""
+    cdef int64_t n, first = k.upto
+    cdef uint32_t g
+    if first > start:
+        kept_clear(k)
+        first = 0
+    if not sparse:
+        k.rare = False
+        k.n_rare = 0
+    elif not k.rare or k.mask != mask:
+        k.rare = True
+        k.mask = mask
+        k.n_rare = 0
+        first = 0
+    for n in range(first, start):
+        g = G[n]
+        if g > k.vmax:
+            k.vmax = g
+        if sparse and is_rare(g, mask):
+            if rare_put(k.seg, k.n_rare, n) != 0:
+                kept_clear(k)
+                return -1
+            k.n_rare += 1
+    k.upto = start
+    return 0
+
+
+cdef class ExtendState:
+    """What ``plain_extend`` and ``sparse_extend`` keep between calls that
+    extend one G: the largest value of G[0:n] and the positions of its rare
+    values under the last mask, for the n values the last call finished.
+
+    Pass the same state to every call on one G, each with the G of the
+    moment (a bigger copy, or a memory map, is fine: only values that are
+    final are kept track of, never the buffer), and a call reads only the
+    values added since the last call; it reads G from 0 when the mask
+    changes, or when the call starts below where the last one stopped.  A
+    state is for one game's values (one G).  It can be copied and pickled,
+    as an empty state.
+    """
+    cdef Kept k
+    cdef bint busy
+
+    def __cinit__(self):
+        cdef int s
+        kept_clear(&self.k)
+        for s in range(SEGMENTS):
+            self.k.seg[s] = NULL
+        self.busy = False
+
+    def __dealloc__(self):
+        cdef int s
+        for s in range(SEGMENTS):
+            free(self.k.seg[s])
+
+    def __reduce__(self):
+        return (ExtendState, ())
+
+    @property
+    def upto(self):
+        """G[0:upto] are accounted for."""
+        return self.k.upto
+
+    @property
+    def rare_count(self):
+        """How many rare positions are kept (0 when no list is kept)."""
+        return self.k.n_rare
+
+    @property
+    def mask(self):
+        """The mask the rare list is for, or None when no list is kept."""
+        return self.k.mask if self.k.rare else None
+
+    def __repr__(self):
+        mask = "None" if not self.k.rare else f"{self.k.mask:#x}"
+        return (f"ExtendState(upto={self.k.upto}, vmax={self.k.vmax}, mask={mask}, "
+                f"rare_count={self.k.n_rare})")
+
+
+cdef ExtendState claimed(ExtendState state):
+    """The state for a call, marked in use (a new one if None): two calls at
+    once on one state would corrupt it.  The call sets ``busy`` back."""
+    if state is None:
+        state = ExtendState()
+    elif state.busy:
+        raise ValueError("this ExtendState is in use by another call")
+    state.busy = True
+    return state
+
+
 # -- the serial kernels -----------------------------------------------------------
 
 cdef int plain_serial(uint32_t* G, int64_t start, int64_t stop,
                       const int64_t[::1] take0, const int64_t[::1] take1,
                       const int64_t[::1] take2, const int64_t[::1] take3,
-                      bint unequal, int64_t* reached) noexcept nogil:
-    """G[start:stop] by the plain scan, on one thread; the status (0, -1: out of
-    memory, STOPPED), and in ``reached`` how far it got."""
+                      bint unequal, Kept* kept, int64_t* reached) noexcept nogil:
+    """G[start:stop] by the plain scan, on one thread (``kept`` at start, and
+    brought along); the status (0, -1: out of memory, STOPPED), and in
+    ``reached`` how far it got."""
     cdef Scratch s
     cdef int64_t n = start, work = 0
-    cdef uint32_t g, vmax
+    cdef uint32_t g, vmax = <uint32_t> kept.vmax
     cdef int status = 0
     s.stamp = NULL
     s.cap = 0
-    vmax = max_of(G, start)
     status = scratch_fit(&s, vmax)
     while status == 0 and n < stop:
         plain_options(G, n, take0, take1, take2, take3, unequal, &s)
@@ -317,12 +472,10 @@ cdef int plain_serial(uint32_t* G, int64_t start, int64_t stop,
             if interrupted():
                 status = STOPPED
     free(s.stamp)
+    kept.upto = n
+    kept.vmax = vmax
     reached[0] = n
     return status
-
-
-cdef inline bint is_rare(uint32_t v, uint32_t mask) noexcept nogil:
-    return (grundy_popcount32(v & mask) & 1) == 0
 
 
 cdef inline int scan_block(const uint32_t* G, int64_t m, int64_t a, int64_t block_end,
@@ -377,16 +530,16 @@ cdef int scan_splits(const uint32_t* G, const int64_t* take2, int64_t n2, bint u
 cdef int sparse_serial(uint32_t* G, int64_t start, int64_t stop,
                        const int64_t[::1] take0, const int64_t[::1] take1,
                        const int64_t[::1] take2, const int64_t[::1] no_take3,
-                       bint unequal, uint32_t mask, int64_t* reached,
+                       bint unequal, uint32_t mask, Kept* kept, int64_t* reached,
                        int64_t* plain_count) noexcept nogil:
-    """G[start:stop] by the sparse-space method, on one thread; the status, how
-    far it got (``reached``) and how many values fell back to the plain scan."""
+    """G[start:stop] by the sparse-space method, on one thread (``kept`` at
+    start for this mask, and brought along); the status, how far it got
+    (``reached``) and how many values fell back to the plain scan."""
     cdef Scratch s
-    cdef int64_t n, i, j, k, m, a, b, need = 0, n_rare = 0, rare_cap = 1024, plain = 0
+    cdef int64_t n, i, k, m, need = 0, plain = 0
     cdef int64_t cost_rare, cost_plain, work = 0
-    cdef uint32_t g, v, c, vmax
+    cdef uint32_t g, v, c, vmax = <uint32_t> kept.vmax
     cdef int status = 0
-    cdef int64_t* rare = <int64_t*> malloc(rare_cap * sizeof(int64_t))
     cdef int64_t w, words, scanned = 0
     # Where each rule's scan of the splits has got to.
     cdef int64_t* pos = <int64_t*> malloc(take2.shape[0] * sizeof(int64_t) + 8)
@@ -395,22 +548,13 @@ cdef int sparse_serial(uint32_t* G, int64_t start, int64_t stop,
     cdef uint64_t* seen = NULL
     reached[0] = start
     plain_count[0] = 0
-    if rare == NULL or pos == NULL:
-        free(rare)
-        free(pos)
+    if pos == NULL:
         return -1
     s.stamp = NULL
     s.cap = 0
-    vmax = max_of(G, start)
     status = scratch_fit(&s, vmax)
     if status == 0:
         status = bitsets_fit(&needed, &seen, s.cap if s.cap >= 64 else 64)
-    # The rare positions so far, ascending.
-    for n in range(start):
-        if status == 0 and is_rare(G[n], mask):
-            if rare_push(&rare, &n_rare, &rare_cap, n) != 0:
-                status = -1
-                break
     n = start
     while status == 0 and n < stop:
         # Plain scan when enumerating the rare splits costs more.
@@ -420,7 +564,7 @@ cdef int sparse_serial(uint32_t* G, int64_t start, int64_t stop,
             m = n - take2[i]
             if m >= 2:
                 cost_plain += m // 2
-                cost_rare += n_rare
+                cost_rare += kept.n_rare
         need = 0
         scanned = 0
         if 2 * cost_rare >= cost_plain:
@@ -439,18 +583,8 @@ cdef int sparse_serial(uint32_t* G, int64_t start, int64_t stop,
             # Every split with a rare part (rare^common is common).
             for i in range(take2.shape[0]):
                 m = n - take2[i]
-                if m < 2:
-                    continue
-                for j in range(n_rare):
-                    a = rare[j]
-                    if a >= m:
-                        break
-                    if a == 0:
-                        continue
-                    b = m - a
-                    if unequal and a == b:
-                        continue
-                    mark(&s, G[a] ^ G[b], n)
+                if m >= 2:
+                    rare_marks(kept.seg, kept.n_rare, G, unequal, n, m, n, s.stamp)
             # c: the smallest common value that is not an option; the
             # rare values below c that are not options yet are needed.
             c = 0
@@ -483,9 +617,10 @@ cdef int sparse_serial(uint32_t* G, int64_t start, int64_t stop,
                 g = c
         G[n] = g
         if is_rare(g, mask):
-            if rare_push(&rare, &n_rare, &rare_cap, n) != 0:
+            if rare_put(kept.seg, kept.n_rare, n) != 0:
                 status = -1
                 break
+            kept.n_rare += 1
         if g > vmax:
             vmax = g
             status = scratch_fit(&s, vmax)
@@ -498,10 +633,11 @@ cdef int sparse_serial(uint32_t* G, int64_t start, int64_t stop,
             if status == 0 and interrupted():
                 status = STOPPED
     free(s.stamp)
-    free(rare)
     free(pos)
     free(needed)
     free(seen)
+    kept.upto = n
+    kept.vmax = vmax
     reached[0] = n
     plain_count[0] = plain
     return status
@@ -532,6 +668,7 @@ cdef struct Team:
     bint sparse             # the sparse-space method (else the plain scan)
     int64_t* seg[SEGMENTS]  # the rare positions below known, ascending, in
                             # segments of SEG0 << s entries that never move
+                            # (the call's Kept list, borrowed)
     char _pad0[64]
     int64_t next            # the next n to take
     char _pad1[64]
@@ -556,32 +693,6 @@ cdef struct Local:
     int64_t* pos
     int64_t cap             # values below cap (a power of two >= 64)
     int64_t work            # inner steps done (thread 0: for the Ctrl-C checks)
-
-
-cdef int rare_append(Team* t, int64_t position) noexcept nogil:
-    """Append a rare position to the shared list (by the thread publishing it)."""
-    cdef int64_t count = octal_load(&t.n_rare), base = 0, size = SEG0
-    cdef int s = 0
-    while count >= base + size:
-        base += size
-        size *= 2
-        s += 1
-    if s >= SEGMENTS:
-        return -1
-    if t.seg[s] == NULL:
-        t.seg[s] = <int64_t*> malloc(size * sizeof(int64_t))
-        if t.seg[s] == NULL:
-            return -1
-    t.seg[s][count - base] = position
-    octal_store(&t.n_rare, count + 1)
-    return 0
-
-
-cdef void team_free(Team* t) noexcept nogil:
-    cdef int s
-    for s in range(SEGMENTS):
-        free(t.seg[s])
-        t.seg[s] = NULL
 
 
 cdef void local_init(Local* L) noexcept nogil:
@@ -692,34 +803,6 @@ cdef void split_marks(const uint32_t* G, const Rules* r, int64_t n, int64_t K,
                 stamp[G[a] ^ G[b] ^ G[m - a - b]] = n
 
 
-cdef void rare_marks(Team* t, int64_t n, int64_t m, int64_t K, int64_t count,
-                     Local* L) noexcept nogil:
-    """Mark the splits of m heaps with a rare heap, both heaps below K (the
-    first ``count`` positions of the shared rare list)."""
-    cdef int64_t lim = m if m < K else K, base = 0, size = SEG0, j, end, a, b
-    cdef int s = 0
-    cdef const int64_t* seg
-    cdef const uint32_t* G = t.G
-    cdef int64_t* stamp = L.stamp
-    cdef bint unequal = t.r.unequal
-    while base < count:
-        seg = t.seg[s]
-        end = count - base if count - base < size else size
-        for j in range(end):
-            a = seg[j]
-            if a >= lim:
-                L.work += j
-                return
-            b = m - a
-            if a == 0 or b >= K or (unequal and a == b):
-                continue
-            stamp[G[a] ^ G[b]] = n
-        L.work += end
-        base += size
-        size *= 2
-        s += 1
-
-
 cdef inline uint32_t common_mex(Local* L, int64_t n, uint32_t mask) noexcept nogil:
     """c: the smallest common value that is not marked."""
     cdef uint32_t c = 0
@@ -761,7 +844,7 @@ cdef void sparse_bulk(Team* t, int64_t n, int64_t K, int64_t count, Local* L) no
     for i in range(r.n2):
         m = n - r.take2[i]
         if m >= 2:
-            rare_marks(t, n, m, K, count, L)
+            L.work += rare_marks(t.seg, count, t.G, r.unequal, n, m, K, L.stamp)
         L.pos[i] = m - K + 1 if m - K + 1 > 1 else 1
     for w in range(L.cap >> 6):
         L.seen[w] = 0
@@ -894,9 +977,10 @@ cdef int publish(Team* t, int64_t n, uint32_t g, int kind) noexcept nogil:
         return 0
     t.G[n] = g
     if t.sparse and is_rare(g, t.r.mask):
-        if rare_append(t, n) != 0:
+        if rare_put(t.seg, octal_load(&t.n_rare), n) != 0:
             octal_store(&t.status, -1)
             return -1
+        octal_fetch_add(&t.n_rare, 1)
     if kind == 1 and t.sparse:
         octal_fetch_add(&t.plain, 1)
     if g > octal_load(&t.vmax):
@@ -1038,10 +1122,10 @@ cdef void run_team(Team* t, int threads) noexcept nogil:
 cdef Team* team_new(uint32_t[::1] G, int64_t start, int64_t stop,
                     const int64_t[::1] take0, const int64_t[::1] take1,
                     const int64_t[::1] take2, const int64_t[::1] take3,
-                    bint unequal, uint32_t mask, bint sparse) except NULL:
-    """A team's shared state for G[start:stop] (rare list for ``sparse``)."""
+                    bint unequal, uint32_t mask, bint sparse, Kept* kept) except NULL:
+    """A team's shared state for G[start:stop] (``kept`` at start: its rare
+    list, for ``sparse``, is lent to the team until team_extend)."""
     cdef Team* t = <Team*> malloc(sizeof(Team))
-    cdef int64_t n
     cdef int s
     if t == NULL:
         raise MemoryError("octal kernel: out of memory for the threads")
@@ -1061,35 +1145,34 @@ cdef Team* team_new(uint32_t[::1] G, int64_t start, int64_t stop,
     t.next = start
     t.known = start
     t.writer = start - 1
+    t.vmax = kept.vmax
     t.status = 0
     t.crowded = 0
     t.plain = 0
-    t.n_rare = 0
+    t.n_rare = kept.n_rare if sparse else 0
     for s in range(SEGMENTS):
-        t.seg[s] = NULL
-    with nogil:
-        t.vmax = max_of(t.G, start)
-        if sparse:
-            for n in range(start):
-                if is_rare(t.G[n], mask) and rare_append(t, n) != 0:
-                    t.status = -1
-                    break
-    if t.status != 0:
-        team_free(t)
-        free(t)
-        raise MemoryError("octal kernel: out of memory for the rare list")
+        t.seg[s] = kept.seg[s]
     return t
 
 
-cdef int team_extend(Team* t, int nthreads, int64_t* reached, int64_t* plain) noexcept:
-    """Run the team of ``t`` to its end, then free it: its status, how far
-    it got into ``reached``, its plain-scan fallbacks added to ``plain``."""
+cdef int team_extend(Team* t, int nthreads, Kept* kept, int64_t* reached,
+                     int64_t* plain) noexcept:
+    """Run the team of ``t`` to its end, then free it, its rare list (grown)
+    and largest value handed back to ``kept``, which then covers the values
+    it finished however the run stopped: its status, how far it got into
+    ``reached``, its plain-scan fallbacks added to ``plain``."""
+    cdef int s
     with nogil:
         run_team(t, nthreads)
     reached[0] = t.known
     plain[0] += t.plain
     cdef int status = <int> t.status
-    team_free(t)
+    for s in range(SEGMENTS):
+        kept.seg[s] = t.seg[s]
+    if t.sparse:
+        kept.n_rare = t.n_rare
+    kept.upto = t.known
+    kept.vmax = t.vmax
     free(t)
     return status
 
@@ -1097,13 +1180,16 @@ cdef int team_extend(Team* t, int nthreads, int64_t* reached, int64_t* plain) no
 def plain_extend(uint32_t[::1] G, int64_t start, int64_t stop,
                  const int64_t[::1] take0, const int64_t[::1] take1,
                  const int64_t[::1] take2, const int64_t[::1] take3,
-                 bint unequal=False, threads=1, int64_t thread_work=THREAD_WORK):
+                 bint unequal=False, threads=1, int64_t thread_work=THREAD_WORK, *,
+                 ExtendState state=None):
     """Compute G[start:stop] by the plain scan (G[:start] must be filled).
 
     ``threads`` > 1 computes the values whose plain scan costs at least
     ``thread_work`` inner steps on that many threads (the cheaper ones
     first, serially), with identical values; on the calling thread alone
-    where the module has no OpenMP (see ``OPENMP``).  Returns how far it
+    where the module has no OpenMP (see ``OPENMP``).  ``state``: the
+    ExtendState of this G, given to every call on it (else the largest
+    value of G[:start] is looked for in all of them).  Returns how far it
     got: ``stop``.  On Ctrl-C it raises KeyboardInterrupt with the attribute
     ``reached``: G[start:reached] are computed.
     """
@@ -1113,31 +1199,38 @@ def plain_extend(uint32_t[::1] G, int64_t start, int64_t stop,
     cdef int nthreads = threads
     cdef int64_t n = start, first = stop, plain = 0
     cdef int status = 0
-    with nogil:
-        if nthreads > 1:
-            first = thread_start(start, stop, take2, take3, thread_work)
-        if first > start:
-            status = plain_serial(&G[0], start, first, take0, take1, take2, take3,
-                                  unequal, &n)
-    if status == 0 and n < stop:
-        status = team_extend(team_new(G, n, stop, take0, take1, take2, take3, unequal, 0,
-                                      False), nthreads, &n, &plain)
+    state = claimed(state)
+    cdef Kept* kept = &state.k
+    try:
+        with nogil:
+            status = kept_sync(kept, &G[0], start, False, 0)
+            if status == 0 and nthreads > 1:
+                first = thread_start(start, stop, take2, take3, thread_work)
+            if status == 0 and first > start:
+                status = plain_serial(&G[0], start, first, take0, take1, take2, take3,
+                                      unequal, kept, &n)
+        if status == 0 and n < stop:
+            status = team_extend(team_new(G, n, stop, take0, take1, take2, take3, unequal,
+                                          0, False, kept), nthreads, kept, &n, &plain)
+    finally:
+        state.busy = False
     return _finish_extend(status, n, "the scratch array")
 
 
 def sparse_extend(uint32_t[::1] G, int64_t start, int64_t stop,
                   const int64_t[::1] take0, const int64_t[::1] take1,
                   const int64_t[::1] take2, bint unequal, uint32_t mask, threads=1,
-                  int64_t thread_work=THREAD_WORK):
+                  int64_t thread_work=THREAD_WORK, *, ExtendState state=None):
     """Compute G[start:stop] by the sparse-space method with ``mask``.
 
     Returns how many values fell back to the plain scan (with threads this
     count may vary a little from run to run: a thread decides from the rare
     positions known when it starts on a value; the values never vary).
     For games without three-heap moves (take3 is not supported here).
-    ``threads`` and ``thread_work`` as for plain_extend.  On Ctrl-C it
-    raises KeyboardInterrupt with the attribute ``reached``: G[start:reached]
-    are computed.
+    ``threads``, ``thread_work`` and ``state`` as for plain_extend (without
+    a state, the rare positions of G[:start] are looked for in all of
+    them).  On Ctrl-C it raises KeyboardInterrupt with the attribute
+    ``reached``: G[start:reached] are computed.
     """
     _check(G, start, stop, (take0, take1, take2), threads)
     if start == stop:
@@ -1146,15 +1239,22 @@ def sparse_extend(uint32_t[::1] G, int64_t start, int64_t stop,
     cdef int nthreads = threads
     cdef int64_t n = start, first = stop, plain = 0
     cdef int status = 0
-    with nogil:
-        if nthreads > 1:
-            first = thread_start(start, stop, take2, no_take3, thread_work)
-        if first > start:
-            status = sparse_serial(&G[0], start, first, take0, take1, take2, no_take3,
-                                   unequal, mask, &n, &plain)
-    if status == 0 and n < stop:
-        status = team_extend(team_new(G, n, stop, take0, take1, take2, no_take3, unequal,
-                                      mask, True), nthreads, &n, &plain)
+    state = claimed(state)
+    cdef Kept* kept = &state.k
+    try:
+        with nogil:
+            status = kept_sync(kept, &G[0], start, True, mask)
+            if status == 0 and nthreads > 1:
+                first = thread_start(start, stop, take2, no_take3, thread_work)
+            if status == 0 and first > start:
+                status = sparse_serial(&G[0], start, first, take0, take1, take2, no_take3,
+                                       unequal, mask, kept, &n, &plain)
+        if status == 0 and n < stop:
+            status = team_extend(team_new(G, n, stop, take0, take1, take2, no_take3,
+                                          unequal, mask, True, kept), nthreads, kept, &n,
+                                 &plain)
+    finally:
+        state.busy = False
     _finish_extend(status, n, "its work arrays")
     return plain
 
