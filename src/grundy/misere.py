@@ -49,11 +49,31 @@ Position = tuple[int, ...]          # a sum of heaps: the heaps with a move, sor
 
 
 class QuotientTooLarge(ValueError):
-    """The misère quotient has more elements than allowed (it may be infinite)."""
+    """The misère quotient has more elements than allowed (it may be infinite).
+
+    Examples
+    --------
+    >>> from grundy import OctalGame
+    >>> try:
+    ...     misere_quotient(OctalGame("0.77"), 12, max_order=10)
+    ... except QuotientTooLarge as exc:
+    ...     print(exc)
+    the misère quotient has more than 10 elements (it may be infinite): raise max_order, or ask for fewer heaps
+    """
 
 
 class MisereQuotient:
-    """The misère quotient of a take-and-break game's heaps up to ``n``.
+    """The misère quotient of a take-and-break game's heaps up to ``n``, as
+    :func:`misere_quotient` computes it (which is how to get one).
+
+    Parameters
+    ----------
+    game : TakeAndBreakGame
+    n : int
+    table : numpy.ndarray
+    p_positions : iterable of int
+    heap_elements : numpy.ndarray
+        As the attributes of the same names.
 
     Attributes
     ----------
@@ -106,6 +126,21 @@ class MisereQuotient:
     def element(self, heaps: int | Iterable[int]) -> int:
         """The element of a sum of heaps (each 0..n): the product of theirs.
 
+        Parameters
+        ----------
+        heaps : int or iterable of int
+            One heap, or the heaps of the sum.
+
+        Returns
+        -------
+        int
+            The element (a row of ``table``; ``words[x]`` writes it).
+
+        Raises
+        ------
+        TypeError, ValueError
+            For heaps that are not integers 0..n.
+
         Examples
         --------
         >>> from grundy import SubtractionGame
@@ -125,6 +160,21 @@ class MisereQuotient:
         """The misère outcome of a sum of heaps (each 0..n), for the player
         to move: LOSS exactly when its element is in P.
 
+        Parameters
+        ----------
+        heaps : int or iterable of int
+            One heap, or the heaps of the sum.
+
+        Returns
+        -------
+        Outcome
+            WIN or LOSS.
+
+        Raises
+        ------
+        TypeError, ValueError
+            For heaps that are not integers 0..n.
+
         Examples
         --------
         >>> from grundy import OctalGame
@@ -135,7 +185,18 @@ class MisereQuotient:
         return LOSS if self.element(heaps) in self.p_positions else WIN
 
     def presentation(self) -> str:
-        """The monoid presentation, ``< generators | relations >``."""
+        """The monoid presentation, ``< generators | relations >``.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> from grundy import SubtractionGame
+        >>> misere_quotient(SubtractionGame({1, 2}), 2).presentation()   # misère Nim
+        '< a, b | a^2 = 1, b^3 = b >'
+        """
         names = ", ".join(_name(i) for i in range(len(self.generators)))
         rels = ", ".join(f"{a} = {b}" for a, b in self.relations)
         return f"< {names} | {rels} >" if rels else f"< {names} >" if names else "< >"
@@ -487,6 +548,9 @@ def misere_quotient(game: TakeAndBreakGame, n: int, *, max_order: int = 2000,
         If the quotient has more than ``max_order`` elements.
     MemoryLimitError
         If a misère search may need more than ``max_memory``.
+    TypeError, ValueError
+        For a game that is not a take-and-break game, a bad ``n`` or
+        ``max_order``.
 
     Examples
     --------

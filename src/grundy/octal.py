@@ -609,6 +609,28 @@ class TakeAndBreakGame:
         """The misère quotient of the sums of heaps up to ``n``, proved for
         every sum: see :func:`grundy.misere_quotient`.
 
+        Parameters
+        ----------
+        n : int
+            The largest heap size, >= 0.
+        max_order : int, default 2000
+            Refuse quotients with more elements.
+        max_memory : int, optional
+            Bytes it may take (default: the memory available).
+
+        Returns
+        -------
+        MisereQuotient
+
+        Raises
+        ------
+        QuotientTooLarge
+            If the quotient has more than ``max_order`` elements.
+        MemoryLimitError
+            If it may need more than ``max_memory``.
+        TypeError, ValueError
+            For a bad ``n`` or ``max_order``.
+
         Examples
         --------
         >>> q = OctalGame("0.75").misere_quotient(10)
