@@ -24,6 +24,13 @@ period
     the 2^22 window, where every multiple of 4 matches for 1.9 million
     values, that took about 150 s.)
 
+misere (not in the default set: a few minutes)
+    Misère quotients (``grundy.misere_quotient``) of 0.75, 0.31, Kayles
+    (0.77), Dawson's chess (0.137), Officers (0.6) and 0.07 up to growing
+    heap sizes, each from a fresh game in a fresh process: order, |P|,
+    generators, seconds and peak memory, until a run takes longer than
+    --misere-seconds (a run is stopped after five times that).
+
 scale (not in the default set: about 25 minutes)
     Grundy's game and Officers (0.6) (or --games) to 2^--scale (default 26) with
     ``compute()`` into a values file in a temporary folder, each run in a
@@ -31,9 +38,11 @@ scale (not in the default set: about 25 minutes)
     peak of the process's own memory (RssAnon: the mapped file's pages are
     the page cache's) and the file's size.
 
-    python bench/bench_octal.py [--tables kernels,masks,period,scale] [--sizes 16,18,20,21]
+    python bench/bench_octal.py [--tables kernels,masks,period,misere,scale]
+                                [--sizes 16,18,20,21]
                                 [--plain-max 18] [--mask-size 18] [--repeat 1]
                                 [--games 0.146,0.6] [--scale 26] [--threads 1,2]
+                                [--misere-seconds 60]
 """
 import argparse
 import json
@@ -65,6 +74,8 @@ def main():
                                     "games; grundy,0.6)")
     ap.add_argument("--scale", type=int, default=26, help="scale: values to 2^SCALE")
     ap.add_argument("--threads", default="1,2", help="scale: thread counts")
+    ap.add_argument("--misere-seconds", type=float, default=60,
+                    help="misere: a game's last heap size is the first to take longer")
     args = ap.parse_args()
     tables = args.tables.split(",")
     if "kernels" in tables:
@@ -73,6 +84,8 @@ def main():
         masks(args)
     if "period" in tables:
         period()
+    if "misere" in tables:
+        misere(args)
     if "scale" in tables:
         scale(args)
 
@@ -211,6 +224,47 @@ def scale(args):
             print("  " + " ".join(map(str, rows[-1])), flush=True)
     print_table(["game", "n", "threads", "s", "values/s", "own memory MiB",
                  "peak RSS MiB (with file pages)", "file MiB", "mask"], rows)
+
+
+MISERE_RUN = """
+import json, sys, time, grundy
+game = grundy.OctalGame(sys.argv[1])
+t0 = time.perf_counter()
+q = grundy.misere_quotient(game, int(sys.argv[2]))
+seconds = time.perf_counter() - t0
+status = dict(line.split(":", 1) for line in open("/proc/self/status") if ":" in line)
+print(json.dumps({"seconds": seconds, "order": q.order, "p": len(q.p_positions),
+                  "generators": len(q.generators),
+                  "hwm_kib": int(status["VmHWM"].split()[0])}))
+"""
+
+
+def misere(args):
+    rows = []
+    games = args.games.split(",") if args.games else ["0.75", "0.31", "0.77", "0.137", "0.6",
+                                                      "0.07"]
+    for code in games:
+        for n in (4, 8, 12, 16, 20, 24, 28, 32):
+            try:
+                out = subprocess.run([sys.executable, "-c", MISERE_RUN, code, str(n)],
+                                     check=True, capture_output=True, text=True,
+                                     timeout=5 * args.misere_seconds).stdout
+            except subprocess.TimeoutExpired:
+                rows.append([code, n, "-", "-", "-", f"> {5 * args.misere_seconds:.0f}", "-"])
+                print("  " + " ".join(map(str, rows[-1])), flush=True)
+                break
+            except subprocess.CalledProcessError as exc:
+                rows.append([code, n, "-", "-", "-", "-", exc.stderr.strip().splitlines()[-1]])
+                print("  " + " ".join(map(str, rows[-1])), flush=True)
+                break
+            r = json.loads(out)
+            rows.append([code, n, r["order"], r["p"], r["generators"], f"{r['seconds']:.1f}",
+                         f"{r['hwm_kib'] / 1024:.0f}"])
+            print("  " + " ".join(map(str, rows[-1])), flush=True)
+            if r["seconds"] > args.misere_seconds:
+                break
+    print_table(["game", "heaps up to", "order", "|P|", "generators", "s", "peak RSS MiB"],
+                rows)
 
 
 if __name__ == "__main__":
