@@ -38,7 +38,7 @@ import numpy as np
 import numpy.typing as npt
 
 from grundy._common import (LOSS, WIN, Outcome, check_count, check_int, check_memory,
-                            is_integer, resolve_max_memory, shorten, shown_int)
+                            is_integer, readonly, resolve_max_memory, shorten, shown_int)
 
 if TYPE_CHECKING:
     from grundy.octal import TakeAndBreakGame
@@ -58,7 +58,7 @@ class QuotientTooLarge(ValueError):
     ...     misere_quotient(OctalGame("0.77"), 12, max_order=10)
     ... except QuotientTooLarge as exc:
     ...     print(exc)
-    the misère quotient has more than 10 elements (it may be infinite): raise max_order, or ask for fewer heaps
+    the misère quotient of OctalGame('0.77') up to heap 5 has more than 10 elements (it may be infinite): raise max_order, or ask for fewer heaps
     """
 
 
@@ -115,12 +115,10 @@ class MisereQuotient:
                  p_positions: Iterable[int], heap_elements: npt.NDArray[np.int64]) -> None:
         self.game = game
         self.n = n
-        self.table = table
-        self.table.flags.writeable = False
+        self.table = readonly(np.array(table, dtype=np.int64))
         self.order = int(table.shape[0])
         self.p_positions = frozenset(int(x) for x in p_positions)
-        self.heap_elements = heap_elements
-        self.heap_elements.flags.writeable = False
+        self.heap_elements = readonly(np.array(heap_elements, dtype=np.int64))
         self.generators, self.words, self.relations = _presentation(table, heap_elements)
 
     def element(self, heaps: int | Iterable[int]) -> int:
@@ -295,20 +293,37 @@ def misere_search(game: TakeAndBreakGame, sizes: list[int], max_memory: int | No
     moves = _live_moves(game, max(sizes, default=0))
 
     def children(pos: Position) -> Iterable[Position]:
-        for i, h in enumerate(pos):
-            if i and pos[i - 1] == h:
+        # The largest heaps first: their options are the likeliest to be
+        # known already (kept, or answered by the shortcut).
+        for i in range(len(pos) - 1, -1, -1):
+            h = pos[i]
+            if i + 1 < len(pos) and pos[i + 1] == h:
                 continue                    # the same heap again: the same moves
             rest = pos[:i] + pos[i + 1:]
             for opt in moves[h]:
                 yield tuple(sorted(rest + opt))
 
+    def lookup(pos: Position) -> bool | None:
+        known = win.get(pos)
+        if known is None and shortcut is not None:
+            known = shortcut(pos)
+        return known
+
+    def opened(pos: Position) -> list[Any] | None:
+        """A frame for pos, or None when a move to a known losing position
+        decides it at once (looked for before searching any option)."""
+        if any(lookup(child) is False for child in children(pos)):
+            win[pos] = True
+            return None
+        return [pos, iter(children(pos)), None]
+
     start = tuple(sorted(h for h in sizes if h in moves))
-    if shortcut is not None:
-        known = shortcut(start)
-        if known is not None:
-            return WIN if known else LOSS
+    known = lookup(start)
+    if known is not None:
+        return WIN if known else LOSS
     # Frames: a position, its children still to look at, the child being decided.
-    stack: list[list[Any]] = [[start, iter(children(start)), None]]
+    first = opened(start)
+    stack: list[list[Any]] = [first] if first is not None else []
     while stack and start not in win:
         frame = stack[-1]
         pos, it, pending = frame
@@ -319,16 +334,17 @@ def misere_search(game: TakeAndBreakGame, sizes: list[int], max_memory: int | No
                 continue
             frame[2] = None
         for child in it:
-            known = win.get(child)
-            if known is None and shortcut is not None:
-                known = shortcut(child)
+            known = lookup(child)
             if known is None:
                 if limit and len(win) >= checked + 4096:
                     checked = len(win)
                     check_memory(_POSITION_BYTES * checked + _FRAME_BYTES * len(stack),
                                  max_memory, what, limit=limit)
+                nxt = opened(child)
+                if nxt is None:             # decided at once: a winning child
+                    continue
                 frame[2] = child
-                stack.append([child, iter(children(child)), None])
+                stack.append(nxt)
                 break
             if not known:
                 win[pos] = True
@@ -348,8 +364,9 @@ class _Learner:
     'same outcome with each test context', reached from the empty sum by
     adding one heap at a time, breadth first."""
 
-    def __init__(self, heaps: list[int], wins: Callable[[Position], bool],
+    def __init__(self, name: str, heaps: list[int], wins: Callable[[Position], bool],
                  contexts: list[Position]) -> None:
+        self.name = name                    # the game, for messages
         self.heaps = heaps                  # the generators: heaps with a move
         self.index = {h: i for i, h in enumerate(heaps)}
         self.wins = wins                    # misère outcome of a sorted tuple: True = WIN
@@ -372,10 +389,7 @@ class _Learner:
                 t = found.get(sig)
                 if t is None:
                     if len(reps) >= max_order:
-                        raise QuotientTooLarge(
-                            f"the misère quotient has more than {shown_int(max_order)} "
-                            f"elements (it may be infinite): raise max_order, or ask for "
-                            f"fewer heaps")
+                        raise self.too_large(max_order)
                     t = found[sig] = len(reps)
                     reps.append(pos)
                 row.append(t)
@@ -407,9 +421,19 @@ class _Learner:
                 return tuple(sorted(tuple(path[i + 1:]) + tail))
         return None
 
-    def refine(self, context: Position) -> None:
+    def too_large(self, max_order: int) -> QuotientTooLarge:
+        return QuotientTooLarge(
+            f"the misère quotient of {self.name} up to heap {self.heaps[-1]} has more than "
+            f"{shown_int(max_order)} elements (it may be infinite): raise max_order, or ask "
+            f"for fewer heaps")
+
+    def refine(self, context: Position, max_order: int) -> None:
         if context in self.contexts:
             raise AssertionError(f"misère quotient: context {context} found twice")
+        # Each test sum tells apart two sums that none before did: so many
+        # of them mean more than max_order classes.
+        if len(self.contexts) >= max_order:
+            raise self.too_large(max_order)
         self.contexts.append(context)
 
     def non_commuting(self) -> Position | None:
@@ -536,7 +560,10 @@ def misere_quotient(game: TakeAndBreakGame, n: int, *, max_order: int = 2000,
         Refuse quotients with more elements (wild games can have huge or
         infinite quotients).
     max_memory : int, optional
-        Bytes the misère searches may take (as for ``outcome``).
+        Bytes it may take (default: the memory available): checked for the
+        heaps' options before it starts, and for the searches' positions,
+        the table and the check's pairs as each grows (each against the
+        whole limit).
 
     Returns
     -------
@@ -547,7 +574,8 @@ def misere_quotient(game: TakeAndBreakGame, n: int, *, max_order: int = 2000,
     QuotientTooLarge
         If the quotient has more than ``max_order`` elements.
     MemoryLimitError
-        If a misère search may need more than ``max_memory``.
+        If the options, a misère search, the table or the check may need
+        more than ``max_memory``.
     TypeError, ValueError
         For a game that is not a take-and-break game, a bad ``n`` or
         ``max_order``.
@@ -600,7 +628,7 @@ def _learn(game: TakeAndBreakGame, n: int, max_order: int, max_memory: int | Non
     lose = np.zeros(1, dtype=bool)
     heap_elem: dict[int, int] = {}
     for top in moves:                       # heaps with a move, one more each time
-        learner = _Learner([h for h in moves if h <= top], wins, contexts)
+        learner = _Learner(shorten(game, 30), [h for h in moves if h <= top], wins, contexts)
         while True:
             learner.build(max_order)
             context = learner.non_commuting()
@@ -617,7 +645,7 @@ def _learn(game: TakeAndBreakGame, n: int, max_order: int, max_memory: int | Non
                 context = learner.split(0, _wrong_sum(sorted(bad), moves, learner)[::-1], ())
                 if context is None:
                     raise AssertionError("misère quotient: a failed check without a wrong sum")
-            learner.refine(context)
+            learner.refine(context, max_order)
         lose = learner.lose
         proved = (top, table.tolist(), lose.tolist(), heap_elem)
     heap_elements = np.zeros(n + 1, dtype=np.int64)
