@@ -147,7 +147,7 @@ class MisereQuotient:
         ('b^2', 'ab')
         """
         x = 0
-        for h in _heap_list(heaps):
+        for h in heap_list(heaps):
             if h > self.n:
                 raise ValueError(f"heap {shown_int(h)} is beyond the quotient's heaps "
                                  f"(up to {self.n})")
@@ -211,7 +211,13 @@ class MisereQuotient:
                 f"{self.order}\nQ = {self.presentation()}\nP = {{ {p} }}\nheaps: {heaps}")
 
 
-def _heap_list(heaps: int | Iterable[int]) -> list[int]:
+def heap_list(heaps: int | Iterable[int]) -> list[int]:
+    """One heap or the heaps of a sum, checked: a list of integers >= 0
+    (shared by ``MisereQuotient`` and ``TakeAndBreakGame.outcome``).
+
+    >>> heap_list(3), heap_list((4, 0, 2))
+    ([3], [4, 0, 2])
+    """
     if isinstance(heaps, (str, bytes)) or not (isinstance(heaps, Iterable) or
                                                is_integer(heaps)):
         raise TypeError(f"heaps must be an integer or integers, got {shorten(heaps)}")
@@ -277,20 +283,27 @@ def misere_search(game: TakeAndBreakGame, sizes: list[int], max_memory: int | No
     the bound says nothing then, and the search counts what it keeps
     instead, refusing to go past ``max_memory`` (``limit``: that limit in
     bytes, resolved once by a caller that searches many times).
+
+    >>> from grundy import OctalGame
+    >>> misere_search(OctalGame("0.77"), [1, 1, 1], None)      # Kayles: *1 + *1 + *1
+    LOSS
     """
     win: dict[Position, bool] = game._misere_wins
-    what = f"the misère search of {shorten(game, 30)} from {shorten(sizes)}"
+
+    def what() -> str:
+        return f"the misère search of {shorten(game, 30)} from {shorten(sizes)}"
+
     if shortcut is None:
         bound = _reach_bound(sizes, game.max_heaps > 1)
         # A move takes a token or splits a heap: at most 2 x total deep.
         depth = min(bound, 2 * sum(sizes) + len(sizes) + 1)
         check_memory(_POSITION_BYTES * (bound + len(win)) + _FRAME_BYTES * depth,
-                     max_memory, what)
+                     max_memory, what())
         limit = 0
     elif limit is None:
         limit = resolve_max_memory(max_memory)
     checked = len(win)
-    moves = _live_moves(game, max(sizes, default=0))
+    moves = _moves_upto(game, max(sizes, default=0))     # None: a heap with no move
 
     def children(pos: Position) -> Iterable[Position]:
         # The largest heaps first: their options are the likeliest to be
@@ -300,7 +313,7 @@ def misere_search(game: TakeAndBreakGame, sizes: list[int], max_memory: int | No
             if i + 1 < len(pos) and pos[i + 1] == h:
                 continue                    # the same heap again: the same moves
             rest = pos[:i] + pos[i + 1:]
-            for opt in moves[h]:
+            for opt in cast(list[Position], moves[h]):
                 yield tuple(sorted(rest + opt))
 
     def lookup(pos: Position) -> bool | None:
@@ -317,7 +330,7 @@ def misere_search(game: TakeAndBreakGame, sizes: list[int], max_memory: int | No
             return None
         return [pos, iter(children(pos)), None]
 
-    start = tuple(sorted(h for h in sizes if h in moves))
+    start = tuple(sorted(h for h in sizes if h and moves[h] is not None))
     known = lookup(start)
     if known is not None:
         return WIN if known else LOSS
@@ -339,7 +352,7 @@ def misere_search(game: TakeAndBreakGame, sizes: list[int], max_memory: int | No
                 if limit and len(win) >= checked + 4096:
                     checked = len(win)
                     check_memory(_POSITION_BYTES * checked + _FRAME_BYTES * len(stack),
-                                 max_memory, what, limit=limit)
+                                 max_memory, what(), limit=limit)
                 nxt = opened(child)
                 if nxt is None:             # decided at once: a winning child
                     continue
@@ -674,14 +687,21 @@ def _wrong_sum(pos: list[int], moves: dict[int, list[Position]], learner: _Learn
                          f"and options' are right")
 
 
-def _live_moves(game: TakeAndBreakGame, n: int) -> dict[int, list[Position]]:
-    """The heaps 1..n with a move, each with its options (heaps with no move
-    dropped: they change nothing in a sum); kept by the game as they grow."""
+def _moves_upto(game: TakeAndBreakGame, n: int) -> dict[int, list[Position] | None]:
+    """The game's kept options of heaps 1..n (at least), grown as needed:
+    for each heap, its options with the heaps that have no move dropped
+    (they change nothing in a sum), or None when it has no move itself."""
     known = game._misere_moves
     for h in range(len(known) + 1, n + 1):  # options are sums of smaller heaps
         opts = game.options(h)
         known[h] = sorted({tuple(x for x in o if known[x] is not None) for o in opts}
                           ) if opts else None
+    return known
+
+
+def _live_moves(game: TakeAndBreakGame, n: int) -> dict[int, list[Position]]:
+    """The heaps 1..n with a move, each with its options (as _moves_upto)."""
+    known = _moves_upto(game, n)
     return {h: m for h in range(1, n + 1) if (m := known[h]) is not None}
 
 

@@ -25,17 +25,17 @@ import threading
 import time
 import zlib
 from collections.abc import Iterable
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from grundy._common import (LOSS, WIN, Int64Array, MemoryLimitError, Outcome, check_bool,
                             check_count, check_int, check_memory, check_threads, format_bytes,
-                            is_integer, readonly, shorten, shown_int, usable_cores)
+                            readonly, shorten, shown_int, usable_cores)
 from grundy._core import octal as _octal
 from grundy._progress import Progress, Report, check_progress, reporting
-from grundy.misere import MisereQuotient, misere_quotient, misere_search
+from grundy.misere import MisereQuotient, heap_list, misere_quotient, misere_search
 
 __all__ = ["OctalGame", "HexGame", "GrundysGame", "SubtractionGame", "TakeAndBreakGame",
            "Periodicity", "RareCommon", "best_mask"]
@@ -590,11 +590,7 @@ class TakeAndBreakGame:
         >>> nim.outcome([1, 1, 1], misere=True), nim.outcome([2, 2], misere=True)
         (LOSS, LOSS)
         """
-        if isinstance(heaps, (str, bytes)) or not (isinstance(heaps, Iterable) or
-                                                   is_integer(heaps)):
-            raise TypeError(f"heaps must be an integer or integers, got {shorten(heaps)}")
-        given = [heaps] if is_integer(heaps) else cast(Iterable[Any], heaps)
-        sizes = [check_int(h, "a heap", 0) for h in given]
+        sizes = heap_list(heaps)
         misere = check_bool(misere, "misere")
         if not misere:
             nim_sum = 0
