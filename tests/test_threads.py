@@ -131,6 +131,27 @@ def test_random_police_boards(seed):
         assert np.array_equal(serial.move, board.solve(threads=3).move)
 
 
+def test_police_threads_own_bands_of_police_cells():
+    # The source's band hint: a thief's move stays in its band, a police
+    # step leaves it only near the band's edges.  On a board with many bands
+    # and levels large enough for every thread to help with the others'
+    # shares, the answers are still the serial pass's.
+    rng = np.random.default_rng(7)
+    grid = np.where(rng.random((45, 45)) < 0.1, "*", ".")
+    grid[0, 0], grid[22, 22], grid[44, 44], grid[0, 44] = "P", "T", "E", "E"
+    board = grundy.PoliceThief(["".join(r) for r in grid])
+    src = board._source()
+    unit = 2 * board.n_cells                      # the states of one police cell
+    assert src.band % unit == 0 and 0 < src.band < src.n_states
+    states = rng.integers(0, src.n_states, 20000)
+    offsets, preds = src.predecessors_of(states)
+    crossing = np.repeat(states // src.band, np.diff(offsets)) != preds // src.band
+    assert crossing.mean() < 0.05
+    serial = board.solve(threads=1)
+    for t in (2, 3, 4):
+        assert same(serial, board.solve(threads=t))
+
+
 def test_police_with_32_bit_remoteness_is_the_same():
     # A long corridor: remoteness past 65535 reruns the solve with int32.
     board = grundy.PoliceThief(["P" + "." * 40 + "T"], thief_moves="rook", passing=False)

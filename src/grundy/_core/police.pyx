@@ -87,6 +87,13 @@ cdef class PoliceThiefSource(MoveSource):
         self.n_states = F * F * 2
         self.max_predecessors = max(self.kp, self.kt) + 1
         self.max_successors = max(self.kp, self.kt) + 1
+        # Threads own bands of police cells: a thief's move never leaves its
+        # band, a police step only near the band's edges (bands of 16 of the
+        # longest police steps, in cells).
+        steps = np.asarray(pol_next)
+        rows = np.arange(F)[:, None]
+        jump = int(np.abs(steps - rows)[steps >= 0].max(initial=1))
+        self.band = 2 * F * min(F, 16 * jump)
 
     # -- the rules, on (police cell, thief cell, police to move) --
 

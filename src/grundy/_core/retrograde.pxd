@@ -29,6 +29,10 @@ cdef class MoveSource:
       for a source that can walk its states faster than one call each.
       Returns -1, or the first state whose primitive value or move count is
       invalid.
+    - optionally ``band``: a number of consecutive state ids within which
+      most moves stay (set in ``__cinit__``; 0, the default: no such
+      locality).  The threaded pass gives each thread whole bands of states,
+      so that few moves cross from one thread's states to another's.
 
     ``solve_source`` then solves every state and ``best_moves`` picks the
     optimal moves; ``grundy.solve_source(src)`` wraps both in a solution.
@@ -39,6 +43,7 @@ cdef class MoveSource:
     cdef readonly int64_t max_predecessors
     cdef readonly int64_t max_successors
     cdef readonly bint prefetches       # prefetch() does something
+    cdef readonly int64_t band          # ids a move mostly stays within (0: none)
     cdef int64_t predecessors(self, int64_t s, int64_t* buf,
                               const int64_t** out) noexcept nogil
     cdef int64_t successors(self, int64_t s, int64_t* buf) noexcept nogil

@@ -39,6 +39,7 @@ from grundy._core._interrupt cimport PyErr_CheckSignals, interrupted, raise_inte
 cdef enum:
     CHECK_EVERY_POPS = (1 << 16) - 1
     CHECK_EVERY_STATES = (1 << 22) - 1
+    GROUP = 16                # states whose predecessors are fetched together
 
 
 cdef class MoveSource:
@@ -243,6 +244,12 @@ cdef inline int64_t queue_peek(Queue* q, int64_t k) noexcept nogil:
 # The engine.
 
 
+cdef inline int64_t _padded(int64_t ids) noexcept nogil:
+    """Room for ``ids`` ids in a per-thread buffer, rounded up so that two
+    threads' buffers (written at every call) never share a cache line."""
+    return (ids + 15) // 16 * 16 + 16
+
+
 cdef inline bint _decided(count_t c) noexcept nogil:
     """A state byte (or word) holding a mark (WIN, LOSS, TIE), not a counter:
     one comparison (the marks are the top values of uint8, negative in int64)."""
@@ -312,8 +319,13 @@ cdef int _retrograde(MoveSource src, count_t* state, rem_t* remoteness,
     cdef const int64_t* preds = NULL
     cdef Queue q
     cdef int status = 0
-    cdef int64_t* buf = <int64_t*> malloc(
-        (src.max_predecessors + 1) * sizeof(int64_t))
+    # A group: its states, predecessor buffers, where each one's
+    # predecessors are and how many.
+    cdef int64_t width = _padded(src.max_predecessors + 1), g, e
+    cdef int64_t group[GROUP]
+    cdef int64_t count[GROUP]
+    cdef const int64_t* where[GROUP]
+    cdef int64_t* buf = <int64_t*> malloc(GROUP * width * sizeof(int64_t))
     if buf == NULL:
         return RETRO_NO_MEMORY
     status = queue_init(&q, max_queue_bytes)
@@ -339,38 +351,56 @@ cdef int _retrograde(MoveSource src, count_t* state, rem_t* remoteness,
 
     # The queue holds one level of remoteness after another; r is the
     # remoteness of the states being popped, level_left how many remain.
+    # States are popped in groups (never across two levels): the
+    # predecessors of a group first, their state bytes prefetched, then
+    # settled in the order popped, so that the cache misses overlap.
     level_left = q.size
     while status == 0 and q.size > 0:
-        if level_left == 0:
-            r += 1
-            level_left = q.size
-        level_left -= 1
-        pops += 1
-        if (pops & CHECK_EVERY_POPS) == 0 and _check(pops, n):
-            status = RETRO_INTERRUPTED
+        g = 0
+        while g < GROUP and q.size > 0 and (g == 0 or level_left > 0):
+            if level_left == 0:
+                r += 1
+                level_left = q.size
+            level_left -= 1
+            pops += 1
+            if (pops & CHECK_EVERY_POPS) == 0 and _check(pops, n):
+                status = RETRO_INTERRUPTED
+                break
+            if prefetches and q.size > 16:
+                # Hide the memory latency of the states popped soon (their
+                # predecessor lists are scattered): two stages ahead.
+                src.prefetch(queue_peek(&q, 16), 1)
+                src.prefetch(queue_peek(&q, 8), 2)
+            s = queue_pop(&q)
+            group[g] = s
+            k = src.predecessors(s, buf + g * width, &preds)
+            where[g] = preds
+            count[g] = k
+            for i in range(k):
+                grundy_prefetch(state + preds[i])
+            g += 1
+        if status != 0:
             break
-        if prefetches and q.size > 16:
-            # Hide the memory latency of the states popped soon (their
-            # predecessor lists are scattered): two stages ahead.
-            src.prefetch(queue_peek(&q, 16), 1)
-            src.prefetch(queue_peek(&q, 8), 2)
-        s = queue_pop(&q)
-        k = src.predecessors(s, buf, &preds)
-        s_lost = state[s] == loss_mark
-        for i in range(k):
-            u = preds[i]
-            c = state[u]
-            if _decided(c):
-                continue
-            if s_lost:                  # a move to a LOSS: u wins
-                status = _decide(state, remoteness, move, &q, u, s, win_mark,
-                                 r + 1, max_remoteness)
-            elif c == 1:                # u's last undecided move leads to a WIN
-                status = _decide(state, remoteness, move, &q, u, s, loss_mark,
-                                 r + 1, max_remoteness)
-            else:
-                state[u] = c - 1
-                continue
+        for e in range(g):
+            s = group[e]
+            preds = where[e]
+            s_lost = state[s] == loss_mark
+            for i in range(count[e]):
+                u = preds[i]
+                c = state[u]
+                if _decided(c):
+                    continue
+                if s_lost:                  # a move to a LOSS: u wins
+                    status = _decide(state, remoteness, move, &q, u, s, win_mark,
+                                     r + 1, max_remoteness)
+                elif c == 1:                # u's last undecided move leads to a WIN
+                    status = _decide(state, remoteness, move, &q, u, s, loss_mark,
+                                     r + 1, max_remoteness)
+                else:
+                    state[u] = c - 1
+                    continue
+                if status != 0:
+                    break
             if status != 0:
                 break
     if status == 0 and ties:
@@ -421,22 +451,25 @@ cdef int _tie_pass(MoveSource src, count_t* state, rem_t* remoteness,
 # ---------------------------------------------------------------------------
 # The same pass on several threads, level by level.
 #
-# Each thread owns a contiguous block of the states (``owner(u) = u //
-# span``): only it ever writes their state bytes and remoteness, so nothing
+# Each thread owns bands of the states, dealt round robin: the source's
+# ``band`` (ids within which its moves mostly stay), else blocks of 2^12
+# ids; only the owner ever writes a state's byte and remoteness, so nothing
 # is atomic.  The states decided at remoteness r (a level) are taken in
-# slices; for each slice the threads first generate the predecessors of
-# their share of it and route each one, with one bit saying whether the
-# state it moves to is a LOSS, to its owner's inbox (phase A); then each
-# thread applies its inboxes to its own states (phase B): a move to a LOSS
-# makes an undecided predecessor a WIN, a move to a WIN takes one from its
-# counter (a LOSS at 0), and a state decided now gets remoteness r + 1 and
-# goes into its owner's part of the next level.  Outcome and remoteness
-# depend only on the level at which a state is decided, not on the order
-# within a level, so they equal the serial pass's whatever the number of
-# threads.  (The pass records no moves: a solve picks them afterwards, the
-# first optimal successor of each state in move order, the same for every
-# thread count.)  Ctrl-C is looked for between slices, by the calling
-# thread.  The ties, if any, are then found by the serial breadth-first pass.
+# slices; in a slice each thread first walks the predecessors of its own
+# share, then helps with the others' shares (claimed in chunks by an atomic
+# cursor), settles at once the predecessors it owns and routes the others,
+# with one bit saying whether the state they move to is a LOSS, to their
+# owner (phase A); then each thread applies what was routed to it (phase
+# B): a move to a LOSS makes an undecided predecessor a WIN, a move to a WIN
+# takes one from its counter (a LOSS at 0), and a state decided now gets
+# remoteness r + 1 and goes into its owner's part of the next level.
+# Outcome and remoteness depend only on the level at which a state is
+# decided, not on the order within a level, so they equal the serial pass's
+# whatever the number of threads.  (The pass records no moves: a solve picks
+# them afterwards, the first optimal successor of each state in move order,
+# the same for every thread count.)  Ctrl-C is looked for between slices,
+# by the calling thread.  The ties, if any, are then found by the serial
+# breadth-first pass.
 
 cdef extern from *:
     """
@@ -457,10 +490,12 @@ cdef extern from *:
 cdef enum:
     LEVEL_SLICE = 1 << 18     # states of a level per round of the two phases
     PUSH_MIN = 1 << 12        # first size of a buffer
-    OWN_SHIFT = 12            # states are owned in blocks of 2^12, round robin
+    OWN_SHIFT = 12            # the owner table gives the owner of each 2^12 ids
     PARALLEL_MIN = 1 << 13    # a smaller slice runs on one thread (no barrier to wait at)
     AHEAD = 8                 # prefetch distance (ids)
-    GROUP = 16                # level states whose predecessors are fetched together
+    CHUNK = 1024              # level states a thread claims at a time
+    PAD_IDS = 16              # int64s between two threads' cursors (128 bytes)
+    BANDS_PER_THREAD = 2      # a source's bands are cut finer to give each thread this many
 
 
 cdef struct Lane:             # a growing array of ids that one thread writes
@@ -468,12 +503,6 @@ cdef struct Lane:             # a growing array of ids that one thread writes
     int64_t size
     int64_t cap
     char pad[104]             # 128 bytes: no two threads' counters on one cache line
-
-
-cdef inline int64_t _padded(int64_t ids) noexcept nogil:
-    """Room for ``ids`` ids in a per-thread buffer, rounded up so that two
-    threads' buffers (written at every call) never share a cache line."""
-    return (ids + 15) // 16 * 16 + 16
 
 
 cdef inline int _append(Lane* lane, int64_t x, int64_t* reserved,
@@ -546,25 +575,69 @@ cdef int _apply(count_t* state, rem_t* remoteness, Lane* inbox, int64_t r,
     return RETRO_OK
 
 
+cdef int _walk(MoveSource src, count_t* state, rem_t* remoteness, const int64_t* ids,
+               int64_t size, int d, int nthreads, const int32_t* owner, Lane* routes,
+               Lane* next_level, int64_t* bufs, int64_t width, const int64_t** where,
+               int64_t* count, int64_t r, int64_t max_remoteness, int64_t* reserved,
+               int64_t max_bytes) noexcept nogil:
+    """Phase A on ``size`` states of a level, by thread d: the predecessors
+    d owns settled at once (like the serial pass), the others routed to
+    their owners (``routes[o]``, as id << 1 | the state moved to is a LOSS).
+    In groups: the predecessors of GROUP states first, their state bytes
+    prefetched, then settled, so that the cache misses overlap."""
+    cdef count_t loss_mark = <count_t> -2
+    cdef int64_t i = 0, g, e, j, b, m, u, s
+    cdef const int64_t* preds = NULL
+    cdef bint lost
+    cdef int o, err
+    while i < size:
+        g = min(<int64_t> GROUP, size - i)
+        for e in range(g):
+            if i + e + GROUP < size:
+                grundy_prefetch(state + ids[i + e + GROUP])
+            s = ids[i + e]
+            j = src.predecessors(s, bufs + e * width, &preds)
+            where[e] = preds
+            count[e] = j * 2 + (state[s] == loss_mark)
+            for b in range(j):
+                grundy_prefetch(state + preds[b])
+        for e in range(g):
+            preds = where[e]
+            m = count[e]
+            lost = m & 1
+            for b in range(m >> 1):
+                u = preds[b]
+                o = owner[u >> OWN_SHIFT]
+                if o == d:
+                    err = _settle(state, remoteness, u, lost, r, max_remoteness,
+                                  next_level, reserved, max_bytes)
+                else:
+                    err = _append(&routes[o], u * 2 + lost, reserved, max_bytes)
+                if err != RETRO_OK:
+                    return err
+        i += g
+    return RETRO_OK
+
+
 cdef int _retrograde_threads(MoveSource src, count_t* state, rem_t* remoteness,
                              count_t terminal, int64_t max_remoteness,
                              int64_t max_queue_bytes, int nthreads) noexcept nogil:
     """``_retrograde`` on ``nthreads`` threads (no moves recorded).
 
-    Thread d owns the blocks of 2^OWN_SHIFT states numbered d modulo
-    nthreads; ``level[d]`` holds the states of the current level it owns.
-    Phase A: each thread walks the predecessors of its share of the level,
-    settles those it owns at once (like the serial pass) and routes the
-    others to their owners.  Phase B: each thread settles what was routed
-    to it.  No thread ever reads or writes another's state bytes.
+    Thread d owns the bands of states numbered d modulo nthreads (at least
+    BANDS_PER_THREAD bands a thread); ``level[d]`` holds the states of the
+    current level it owns.  Phase A (``_walk``): each thread walks the
+    predecessors of its share of the level, then of what is left of the
+    others' shares, settles those it owns at once and routes the others to
+    their owners.  Phase B: each thread settles what was routed to it.  No
+    thread ever writes another's state bytes.
     """
     cdef count_t win_mark = <count_t> -1, loss_mark = <count_t> -2, c
     cdef count_t tie_mark = <count_t> -3
-    cdef int64_t n = src.n_states, s, i, j, k, lo, hi, r = 0, done = 0, u, b
+    cdef int64_t n = src.n_states, s, i, k, lo, hi, r = 0, done = 0, b
     cdef int64_t reserved = 0, size, rounds, a, total
-    cdef const int64_t* preds = NULL
     cdef int t, d, o, err, team, status = RETRO_OK
-    cdef bint lost, ties = False
+    cdef bint ties = False
     cdef Queue q
     cdef Lane* level = <Lane*> calloc(nthreads, sizeof(Lane))          # the current level
     cdef Lane* after = <Lane*> calloc(nthreads, sizeof(Lane))          # the next level
@@ -578,19 +651,24 @@ cdef int _retrograde_threads(MoveSource src, count_t* state, rem_t* remoteness,
     cdef int64_t* bufs = <int64_t*> malloc(nthreads * GROUP * width * sizeof(int64_t))
     cdef const int64_t** where = <const int64_t**> malloc(nthreads * 2 * GROUP * sizeof(void*))
     cdef int64_t* count = <int64_t*> malloc(nthreads * 2 * GROUP * sizeof(int64_t))
-    cdef int64_t g, e, m
+    # Per lane: the next state of its slice to claim (apart: no line bouncing).
+    cdef int64_t* cursor = <int64_t*> calloc(nthreads * PAD_IDS, sizeof(int64_t))
+    cdef int lane
     # owner[u >> OWN_SHIFT]: the thread that owns state u (a table, not a division).
     cdef int32_t* owner = <int32_t*> malloc(((n >> OWN_SHIFT) + 1) * sizeof(int32_t))
+    cdef int64_t band = src.band if src.band > 0 else (1 << OWN_SHIFT)
+    band = min(band, max(<int64_t> (1 << OWN_SHIFT), n // (BANDS_PER_THREAD * nthreads)))
     # The routed moves of a round (8 bytes each, at most width a state) take
     # at most a quarter of the queue's budget.
     cdef int64_t slice_size = max(1024, min(<int64_t> LEVEL_SLICE,
                                             max_queue_bytes // (32 * width)))
     if level == NULL or after == NULL or routes == NULL or codes == NULL or \
-            tie_seen == NULL or bufs == NULL or owner == NULL or where == NULL or count == NULL:
+            tie_seen == NULL or bufs == NULL or owner == NULL or where == NULL or count == NULL or \
+            cursor == NULL:
         status = RETRO_NO_MEMORY
     else:
         for b in range((n >> OWN_SHIFT) + 1):
-            owner[b] = <int32_t> (b % nthreads)
+            owner[b] = <int32_t> (((b << OWN_SHIFT) // band) % nthreads)
 
     # The known states (marks, and terminal positions): the first level,
     # routed to their owners through the inboxes.
@@ -637,44 +715,27 @@ cdef int _retrograde_threads(MoveSource src, count_t* state, rem_t* remoteness,
         team = nthreads if total >= PARALLEL_MIN else 1
         k = 0
         while status == RETRO_OK and k < rounds:
-            # Phase A: each owner's share of the level; its own predecessors
-            # settled at once, the others routed.
+            # Phase A: each thread walks its own lane's slice of the level,
+            # then helps with the others' (in chunks, claimed by an atomic
+            # cursor); it settles the predecessors it owns at once and
+            # routes the others to their owners.
+            for t in range(nthreads):
+                cursor[t * PAD_IDS] = 0
             for d in prange(nthreads, num_threads=team, schedule="static", chunksize=1):
-                a = k * slice_size
-                size = min(level[d].size, a + slice_size)
-                i = a
-                while i < size and codes[d] == RETRO_OK:
-                    # A group: its predecessors first, their state bytes
-                    # prefetched, then settled (the misses overlap).
-                    g = min(<int64_t> GROUP, size - i)
-                    for e in range(g):
-                        if i + e + GROUP < size:
-                            grundy_prefetch(state + level[d].data[i + e + GROUP])
-                        s = level[d].data[i + e]
-                        preds = NULL    # assigned here: private to the thread
-                        j = src.predecessors(s, bufs + (d * GROUP + e) * width, &preds)
-                        where[d * 2 * GROUP + e] = preds
-                        count[d * 2 * GROUP + e] = j * 2 + (state[s] == loss_mark)
-                        for b in range(j):
-                            grundy_prefetch(state + preds[b])
-                    for e in range(g):
-                        preds = where[d * 2 * GROUP + e]
-                        m = count[d * 2 * GROUP + e]
-                        lost = m & 1
-                        for b in range(m >> 1):
-                            u = preds[b]
-                            o = owner[u >> OWN_SHIFT]
-                            if o == d:
-                                err = _settle(state, remoteness, u, lost, r + 1,
-                                              max_remoteness, &after[d], &reserved,
-                                              max_queue_bytes)
-                            else:
-                                err = _append(&routes[d * nthreads + o], u * 2 + lost,
-                                              &reserved, max_queue_bytes)
-                            if err != RETRO_OK:
-                                codes[d] = err
-                                break
-                    i = i + g       # (not +=: that would make i a reduction)
+                for o in range(nthreads):
+                    lane = (d + o) % nthreads
+                    a = k * slice_size
+                    size = min(level[lane].size, a + slice_size) - a
+                    while codes[d] == RETRO_OK:
+                        i = grundy_add64(&cursor[lane * PAD_IDS], CHUNK) - CHUNK
+                        if i >= size:
+                            break
+                        codes[d] = _walk(src, state, remoteness, level[lane].data + a + i,
+                                         min(<int64_t> CHUNK, size - i), d, nthreads, owner,
+                                         routes + d * nthreads, &after[d],
+                                         bufs + d * GROUP * width, width,
+                                         where + d * 2 * GROUP, count + d * 2 * GROUP, r + 1,
+                                         max_remoteness, &reserved, max_queue_bytes)
             # Phase B: each thread settles what was routed to its states.
             for d in prange(nthreads, num_threads=team, schedule="static", chunksize=1):
                 for t in range(nthreads):
@@ -715,6 +776,7 @@ cdef int _retrograde_threads(MoveSource src, count_t* state, rem_t* remoteness,
     free(bufs)
     free(where)
     free(count)
+    free(cursor)
     free(owner)
     if status == RETRO_OK and ties:         # rare: the serial breadth-first pass
         status = queue_init(&q, max_queue_bytes)
