@@ -1,6 +1,8 @@
 """Threads: the retrograde engine and the octal kernels on 1 thread against 2 (or N).
 
-Side by side in one run, alternating the thread counts (best of --repeat):
+Side by side in one run, alternating the thread counts, --repeat rounds; the
+speed-up both as the ratio of the best times and as the median of each
+round's ratio (this machine's speed drifts over minutes):
 
 - police and thief, 100x100 open board (2·10^8 positions);
 - a random graph, n = 10^6 positions and m = 10^7 moves;
@@ -17,7 +19,7 @@ default the cores this process may use), and with --big the 200x200 open
 police board (3.2·10^9 positions): wall time and peak memory of a solve in a
 fresh process, and the refusal on a smaller --max-memory.
 
-    python bench/bench_parallel.py [--repeat 3] [--big] [--max-threads N]
+    python bench/bench_parallel.py [--repeat 5] [--big] [--max-threads N]
 """
 import argparse
 import json
@@ -42,14 +44,25 @@ def open_board(n):
 
 
 def alternate(work, counts, repeat):
-    """Best time of work(threads) for each thread count, the counts alternated."""
-    best = {t: float("inf") for t in counts}
+    """Seconds of work(threads) for each thread count, ``repeat`` times, the
+    counts alternated: {threads: [seconds of each round]}."""
+    times = {t: [] for t in counts}
     for _ in range(repeat):
         for t in counts:
             t0 = time.perf_counter()
             work(t)
-            best[t] = min(best[t], time.perf_counter() - t0)
-    return best
+            times[t].append(time.perf_counter() - t0)
+    return times
+
+
+def speedups(times, t):
+    """``times[1] / times[t]``: the best of each, and the median, lowest and
+    highest of the ratios of one round (runs seconds apart: on a shared
+    machine whose speed drifts over minutes, the ratio of a round is the
+    side-by-side figure, and the best times may come from different
+    moments)."""
+    pairs = sorted(a / b for a, b in zip(times[1], times[t]))
+    return (min(times[1]) / min(times[t]), float(np.median(pairs)), pairs[0], pairs[-1])
 
 
 BIG = r"""
@@ -124,30 +137,34 @@ def ceiling(kind, solves, repeat):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--big", action="store_true", help="also the 200x200 board")
     parser.add_argument("--max-threads", type=int, default=usable_cores())
     parser.add_argument("--skip-octal", action="store_true")
     args = parser.parse_args()
 
     rows = []
+
+    def row(label, size, times, goal):
+        best, median, low, high = speedups(times, 2)
+        rows.append([label, size, f"{min(times[1]):.2f}", f"{min(times[2]):.2f}", f"{best:.2f}",
+                     f"{median:.2f}", f"{low:.2f}-{high:.2f}", goal])
+
     board = open_board(100)
-    best = alternate(lambda t: board.solve(threads=t), [1, 2], args.repeat)
-    rows.append(["police 100x100", f"{board.n_positions:.2e}", f"{best[1]:.2f}",
-                 f"{best[2]:.2f}", f"{best[1] / best[2]:.2f}", "1.6"])
+    row("police 100x100", f"{board.n_positions:.2e}",
+        alternate(lambda t: board.solve(threads=t), [1, 2], args.repeat), "1.6")
     rng = np.random.default_rng(0)
     graph = grundy.GameGraph.from_edges(rng.integers(0, 10 ** 6, size=(10 ** 7, 2)), n=10 ** 6)
-    best = alternate(lambda t: graph.solve(threads=t), [1, 2], args.repeat)
-    rows.append(["random graph 1e6/1e7", "1.00e+06", f"{best[1]:.2f}", f"{best[2]:.2f}",
-                 f"{best[1] / best[2]:.2f}", "1.6"])
+    row("random graph 1e6/1e7", "1.00e+06",
+        alternate(lambda t: graph.solve(threads=t), [1, 2], args.repeat), "1.6")
     if not args.skip_octal:
         def grundys(t):
             grundy.GrundysGame().values(2 ** 22, threads=t)
-        best = alternate(grundys, [1, 2], max(1, args.repeat - 1))
-        rows.append(["Grundy's game 2^22", f"{2 ** 22:.2e}", f"{best[1]:.2f}", f"{best[2]:.2f}",
-                     f"{best[1] / best[2]:.2f}", "1.5"])
-    print("1 thread against 2, alternated, best of", args.repeat, "(seconds)")
-    print_table(["work", "size", "1 thread", "2 threads", "speed-up", "goal"], rows)
+        row("Grundy's game 2^22", f"{2 ** 22:.2e}",
+            alternate(grundys, [1, 2], max(1, args.repeat - 1)), "1.5")
+    print("1 thread against 2, alternated,", args.repeat, "rounds (seconds: the best of each)")
+    print_table(["work", "size", "1 thread", "2 threads", "best/best", "median of rounds",
+                 "rounds' range", "goal"], rows)
 
     print()
     print("the memory system's ceiling: serial solves in 1 process, and in 2 at once")
@@ -158,11 +175,12 @@ def main():
     print_table(["work", "solves", "1 process", "2 at once", "ceiling"], out)
 
     counts = list(range(1, args.max_threads + 1))
-    best = alternate(lambda t: board.solve(threads=t), counts, max(1, args.repeat - 1))
+    times = alternate(lambda t: board.solve(threads=t), counts, max(1, args.repeat - 1))
     print()
     print("police 100x100: scaling")
-    print_table(["threads", "seconds", "speed-up"],
-                [[t, f"{best[t]:.2f}", f"{best[1] / best[t]:.2f}"] for t in counts])
+    print_table(["threads", "seconds", "best/best", "median of rounds"],
+                [[t, f"{min(times[t]):.2f}", *(f"{x:.2f}" for x in speedups(times, t)[:2])]
+                 for t in counts])
 
     if args.big:
         print()
