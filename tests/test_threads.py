@@ -132,24 +132,29 @@ def test_random_police_boards(seed):
 
 
 def test_police_threads_own_bands_of_police_cells():
-    # The source's band hint: a thief's move stays in its band, a police
-    # step leaves it only near the band's edges.  On a board with many bands
-    # and levels large enough for every thread to help with the others'
-    # shares, the answers are still the serial pass's.
+    # The source's owner_of: bands of police cells, so that a thief's move
+    # never crosses from one thread's states to another's, and a police step
+    # only near a band's edges.  On a board with many bands and levels large
+    # enough for both phases on every thread, the answers are still the
+    # serial pass's.
     rng = np.random.default_rng(7)
     grid = np.where(rng.random((45, 45)) < 0.1, "*", ".")
     grid[0, 0], grid[22, 22], grid[44, 44], grid[0, 44] = "P", "T", "E", "E"
     board = grundy.PoliceThief(["".join(r) for r in grid])
     src = board._source()
-    unit = 2 * board.n_cells                      # the states of one police cell
-    assert src.band % unit == 0 and 0 < src.band < src.n_states
-    states = rng.integers(0, src.n_states, 20000)
-    offsets, preds = src.predecessors_of(states)
-    crossing = np.repeat(states // src.band, np.diff(offsets)) != preds // src.band
-    assert crossing.mean() < 0.05
     serial = board.solve(threads=1)
     for t in (2, 3, 4):
+        owners = src.owner_table(t).astype(np.int64)
+        assert owners.shape == ((src.n_states >> 12) + 1,) and owners.max() == t - 1
+        assert np.bincount(owners, minlength=t).min() > 0.5 * owners.size / t
+        states = rng.integers(0, src.n_states, 20000)
+        offsets, preds = src.predecessors_of(states)
+        crossing = np.repeat(owners[states >> 12], np.diff(offsets)) != owners[preds >> 12]
+        assert crossing.mean() < 0.1
         assert same(serial, board.solve(threads=t))
+    for bad in (0, 70000):
+        with pytest.raises(ValueError, match=f"threads must be within 1..65535, got {bad}"):
+            src.owner_table(bad)
 
 
 def test_police_with_32_bit_remoteness_is_the_same():

@@ -29,10 +29,12 @@ cdef class MoveSource:
       for a source that can walk its states faster than one call each.
       Returns -1, or the first state whose primitive value or move count is
       invalid.
-    - optionally ``band``: a number of consecutive state ids within which
-      most moves stay (set in ``__cinit__``; 0, the default: no such
-      locality).  The threaded pass gives each thread whole bands of states,
-      so that few moves cross from one thread's states to another's.
+    - optionally ``owner_of(s, nthreads)``: which of ``nthreads`` threads
+      should own state ``s`` in a threaded solve (asked once per block of
+      2^12 ids, for its first state; taken modulo nthreads).  Only the owner
+      settles a state, so the best owners keep most moves between states
+      of one thread and give each thread about as many states of every
+      remoteness.  The default deals blocks of 2^12 ids round robin.
 
     ``solve_source`` then solves every state and ``best_moves`` picks the
     optimal moves; ``grundy.solve_source(src)`` wraps both in a solution.
@@ -43,7 +45,6 @@ cdef class MoveSource:
     cdef readonly int64_t max_predecessors
     cdef readonly int64_t max_successors
     cdef readonly bint prefetches       # prefetch() does something
-    cdef readonly int64_t band          # ids a move mostly stays within (0: none)
     cdef int64_t predecessors(self, int64_t s, int64_t* buf,
                               const int64_t** out) noexcept nogil
     cdef int64_t successors(self, int64_t s, int64_t* buf) noexcept nogil
@@ -54,6 +55,7 @@ cdef class MoveSource:
     # A hint that predecessors(s) will be asked for soon: stage 1 some pops
     # ahead, stage 2 fewer pops ahead.  Called only if ``prefetches``.
     cdef void prefetch(self, int64_t s, int stage) noexcept nogil
+    cdef int owner_of(self, int64_t s, int nthreads) noexcept nogil
 
 
 # Return codes of the engine.

@@ -40,6 +40,7 @@ cdef enum:
     CHECK_EVERY_POPS = (1 << 16) - 1
     CHECK_EVERY_STATES = (1 << 22) - 1
     GROUP = 16                # states whose predecessors are fetched together
+    MAX_THREADS = 65535       # threads of a solve (owners are uint16)
 
 
 cdef class MoveSource:
@@ -77,6 +78,21 @@ cdef class MoveSource:
 
     cdef void prefetch(self, int64_t s, int stage) noexcept nogil:
         pass
+
+    cdef int owner_of(self, int64_t s, int nthreads) noexcept nogil:
+        return <int> ((s >> OWN_SHIFT) % nthreads)
+
+    def owner_table(self, int64_t threads):
+        """The thread that owns each state in a threaded solve on ``threads``
+        threads, per block of 2^12 state ids (uint16: block b holds the
+        states 4096 b .. 4096 b + 4095)."""
+        if not 1 <= threads <= MAX_THREADS:
+            raise ValueError(f"threads must be within 1..{MAX_THREADS}, got {threads}")
+        out = np.empty((self.n_states >> OWN_SHIFT) + 1, dtype=np.uint16)
+        cdef uint16_t[::1] view = out
+        with nogil:
+            _fill_owners(self, &view[0], self.n_states, threads)
+        return out
 
     # -- the rules in batches, for drivers outside the engine (grundy.distributed)
 
@@ -451,25 +467,24 @@ cdef int _tie_pass(MoveSource src, count_t* state, rem_t* remoteness,
 # ---------------------------------------------------------------------------
 # The same pass on several threads, level by level.
 #
-# Each thread owns bands of the states, dealt round robin: the source's
-# ``band`` (ids within which its moves mostly stay), else blocks of 2^12
-# ids; only the owner ever writes a state's byte and remoteness, so nothing
-# is atomic.  The states decided at remoteness r (a level) are taken in
-# slices; in a slice each thread first walks the predecessors of its own
-# share, then helps with the others' shares (claimed in chunks by an atomic
-# cursor), settles at once the predecessors it owns and routes the others,
-# with one bit saying whether the state they move to is a LOSS, to their
-# owner (phase A); then each thread applies what was routed to it (phase
-# B): a move to a LOSS makes an undecided predecessor a WIN, a move to a WIN
-# takes one from its counter (a LOSS at 0), and a state decided now gets
-# remoteness r + 1 and goes into its owner's part of the next level.
-# Outcome and remoteness depend only on the level at which a state is
-# decided, not on the order within a level, so they equal the serial pass's
-# whatever the number of threads.  (The pass records no moves: a solve picks
-# them afterwards, the first optimal successor of each state in move order,
-# the same for every thread count.)  Ctrl-C is looked for between slices,
-# by the calling thread.  The ties, if any, are then found by the serial
-# breadth-first pass.
+# Each thread owns the states the source's ``owner_of`` gives it (by
+# default blocks of 2^12 ids dealt round robin; police and thief: bands of
+# police cells, so that a thief's move never leaves its owner): only the
+# owner ever writes a state's byte and remoteness, so nothing is atomic.
+# The states decided at remoteness r (a level) are taken in slices; in a
+# slice each thread walks the predecessors of its own share, settles at once
+# the predecessors it owns and routes the others, with one bit saying
+# whether the state they move to is a LOSS, to their owner (phase A); then
+# each thread applies what was routed to it (phase B): a move to a LOSS
+# makes an undecided predecessor a WIN, a move to a WIN takes one from its
+# counter (a LOSS at 0), and a state decided now gets remoteness r + 1 and
+# goes into its owner's part of the next level.  Outcome and remoteness
+# depend only on the level at which a state is decided, not on the order
+# within a level, so they equal the serial pass's whatever the number of
+# threads.  (The pass records no moves: a solve picks them afterwards, the
+# first optimal successor of each state in move order, the same for every
+# thread count.)  Ctrl-C is looked for between slices, by the calling
+# thread.  The ties, if any, are then found by the serial breadth-first pass.
 
 cdef extern from *:
     """
@@ -493,9 +508,6 @@ cdef enum:
     OWN_SHIFT = 12            # the owner table gives the owner of each 2^12 ids
     PARALLEL_MIN = 1 << 13    # a smaller slice runs on one thread (no barrier to wait at)
     AHEAD = 8                 # prefetch distance (ids)
-    CHUNK = 1024              # level states a thread claims at a time
-    PAD_IDS = 16              # int64s between two threads' cursors (128 bytes)
-    BANDS_PER_THREAD = 2      # a source's bands are cut finer to give each thread this many
 
 
 cdef struct Lane:             # a growing array of ids that one thread writes
@@ -575,8 +587,18 @@ cdef int _apply(count_t* state, rem_t* remoteness, Lane* inbox, int64_t r,
     return RETRO_OK
 
 
+cdef void _fill_owners(MoveSource src, uint16_t* owner, int64_t n, int nthreads) noexcept nogil:
+    """owner[b]: the thread that owns the states b << OWN_SHIFT onwards (the
+    source's ``owner_of`` of the first of them, taken modulo nthreads)."""
+    cdef int64_t b
+    cdef int o
+    for b in range((n >> OWN_SHIFT) + 1):
+        o = src.owner_of(min(b << OWN_SHIFT, max(n - 1, 0)), nthreads) % nthreads
+        owner[b] = <uint16_t> (o if o >= 0 else o + nthreads)
+
+
 cdef int _walk(MoveSource src, count_t* state, rem_t* remoteness, const int64_t* ids,
-               int64_t size, int d, int nthreads, const int32_t* owner, Lane* routes,
+               int64_t size, int d, int nthreads, const uint16_t* owner, Lane* routes,
                Lane* next_level, int64_t* bufs, int64_t width, const int64_t** where,
                int64_t* count, int64_t r, int64_t max_remoteness, int64_t* reserved,
                int64_t max_bytes) noexcept nogil:
@@ -624,13 +646,12 @@ cdef int _retrograde_threads(MoveSource src, count_t* state, rem_t* remoteness,
                              int64_t max_queue_bytes, int nthreads) noexcept nogil:
     """``_retrograde`` on ``nthreads`` threads (no moves recorded).
 
-    Thread d owns the bands of states numbered d modulo nthreads (at least
-    BANDS_PER_THREAD bands a thread); ``level[d]`` holds the states of the
-    current level it owns.  Phase A (``_walk``): each thread walks the
-    predecessors of its share of the level, then of what is left of the
-    others' shares, settles those it owns at once and routes the others to
-    their owners.  Phase B: each thread settles what was routed to it.  No
-    thread ever writes another's state bytes.
+    Thread d owns the states the source's ``owner_of`` gives it;
+    ``level[d]`` holds the states of the current level it owns.  Phase A
+    (``_walk``): each thread walks the predecessors of its share of the
+    level, settles those it owns at once (like the serial pass) and routes
+    the others to their owners.  Phase B: each thread settles what was
+    routed to it.  No thread ever writes another's state bytes.
     """
     cdef count_t win_mark = <count_t> -1, loss_mark = <count_t> -2, c
     cdef count_t tie_mark = <count_t> -3
@@ -651,24 +672,17 @@ cdef int _retrograde_threads(MoveSource src, count_t* state, rem_t* remoteness,
     cdef int64_t* bufs = <int64_t*> malloc(nthreads * GROUP * width * sizeof(int64_t))
     cdef const int64_t** where = <const int64_t**> malloc(nthreads * 2 * GROUP * sizeof(void*))
     cdef int64_t* count = <int64_t*> malloc(nthreads * 2 * GROUP * sizeof(int64_t))
-    # Per lane: the next state of its slice to claim (apart: no line bouncing).
-    cdef int64_t* cursor = <int64_t*> calloc(nthreads * PAD_IDS, sizeof(int64_t))
-    cdef int lane
     # owner[u >> OWN_SHIFT]: the thread that owns state u (a table, not a division).
-    cdef int32_t* owner = <int32_t*> malloc(((n >> OWN_SHIFT) + 1) * sizeof(int32_t))
-    cdef int64_t band = src.band if src.band > 0 else (1 << OWN_SHIFT)
-    band = min(band, max(<int64_t> (1 << OWN_SHIFT), n // (BANDS_PER_THREAD * nthreads)))
+    cdef uint16_t* owner = <uint16_t*> malloc(((n >> OWN_SHIFT) + 1) * sizeof(uint16_t))
     # The routed moves of a round (8 bytes each, at most width a state) take
     # at most a quarter of the queue's budget.
     cdef int64_t slice_size = max(1024, min(<int64_t> LEVEL_SLICE,
                                             max_queue_bytes // (32 * width)))
     if level == NULL or after == NULL or routes == NULL or codes == NULL or \
-            tie_seen == NULL or bufs == NULL or owner == NULL or where == NULL or count == NULL or \
-            cursor == NULL:
+            tie_seen == NULL or bufs == NULL or owner == NULL or where == NULL or count == NULL:
         status = RETRO_NO_MEMORY
     else:
-        for b in range((n >> OWN_SHIFT) + 1):
-            owner[b] = <int32_t> (((b << OWN_SHIFT) // band) % nthreads)
+        _fill_owners(src, owner, n, nthreads)
 
     # The known states (marks, and terminal positions): the first level,
     # routed to their owners through the inboxes.
@@ -715,27 +729,18 @@ cdef int _retrograde_threads(MoveSource src, count_t* state, rem_t* remoteness,
         team = nthreads if total >= PARALLEL_MIN else 1
         k = 0
         while status == RETRO_OK and k < rounds:
-            # Phase A: each thread walks its own lane's slice of the level,
-            # then helps with the others' (in chunks, claimed by an atomic
-            # cursor); it settles the predecessors it owns at once and
-            # routes the others to their owners.
-            for t in range(nthreads):
-                cursor[t * PAD_IDS] = 0
+            # Phase A: each thread walks its slice of its share of the level;
+            # it settles the predecessors it owns at once and routes the
+            # others to their owners.
             for d in prange(nthreads, num_threads=team, schedule="static", chunksize=1):
-                for o in range(nthreads):
-                    lane = (d + o) % nthreads
-                    a = k * slice_size
-                    size = min(level[lane].size, a + slice_size) - a
-                    while codes[d] == RETRO_OK:
-                        i = grundy_add64(&cursor[lane * PAD_IDS], CHUNK) - CHUNK
-                        if i >= size:
-                            break
-                        codes[d] = _walk(src, state, remoteness, level[lane].data + a + i,
-                                         min(<int64_t> CHUNK, size - i), d, nthreads, owner,
-                                         routes + d * nthreads, &after[d],
-                                         bufs + d * GROUP * width, width,
-                                         where + d * 2 * GROUP, count + d * 2 * GROUP, r + 1,
-                                         max_remoteness, &reserved, max_queue_bytes)
+                a = k * slice_size
+                size = min(level[d].size, a + slice_size) - a
+                if size > 0 and codes[d] == RETRO_OK:
+                    codes[d] = _walk(src, state, remoteness, level[d].data + a, size, d,
+                                     nthreads, owner, routes + d * nthreads, &after[d],
+                                     bufs + d * GROUP * width, width, where + d * 2 * GROUP,
+                                     count + d * 2 * GROUP, r + 1, max_remoteness, &reserved,
+                                     max_queue_bytes)
             # Phase B: each thread settles what was routed to its states.
             for d in prange(nthreads, num_threads=team, schedule="static", chunksize=1):
                 for t in range(nthreads):
@@ -776,7 +781,6 @@ cdef int _retrograde_threads(MoveSource src, count_t* state, rem_t* remoteness,
     free(bufs)
     free(where)
     free(count)
-    free(cursor)
     free(owner)
     if status == RETRO_OK and ties:         # rare: the serial breadth-first pass
         status = queue_init(&q, max_queue_bytes)
@@ -916,6 +920,8 @@ def solve_graph(const int64_t[::1] indptr, const int64_t[::1] indices,
     """
     if threads < 1:
         raise ValueError(f"threads must be >= 1, got {threads}")
+    if threads > MAX_THREADS:
+        raise ValueError(f"threads must be at most {MAX_THREADS}, got {threads}")
     outer = getattr(_local, "progress", None)     # a solve inside a callback
     _local.progress = progress
     try:
@@ -1052,6 +1058,8 @@ def solve_source(MoveSource src, uint8_t[::1] state, rem_t[::1] remoteness,
     """
     if threads < 1:
         raise ValueError(f"threads must be >= 1, got {threads}")
+    if threads > MAX_THREADS:
+        raise ValueError(f"threads must be at most {MAX_THREADS}, got {threads}")
     outer = getattr(_local, "progress", None)     # a solve inside a callback
     _local.progress = progress
     try:
@@ -1168,6 +1176,8 @@ def best_moves(MoveSource src, const int8_t[::1] outcome, const rem_t[::1] remot
     cdef bint stopped = False
     if threads < 1:
         raise ValueError(f"threads must be >= 1, got {threads}")
+    if threads > MAX_THREADS:
+        raise ValueError(f"threads must be at most {MAX_THREADS}, got {threads}")
     if outcome.shape[0] != n or remoteness.shape[0] != n:
         raise ValueError(f"outcome and remoteness must have {n} entries")
     if not (0 <= start <= stop <= n) or move.shape[0] < stop - start:
