@@ -43,6 +43,15 @@ cdef enum:
     MAX_THREADS = 65535       # threads of a solve (owners are uint16)
 
 
+cdef int _check_threads(int64_t threads) except -1:
+    """ValueError unless ``threads`` is a thread count the engine takes."""
+    if threads < 1:
+        raise ValueError(f"threads must be >= 1, got {threads}")
+    if threads > MAX_THREADS:
+        raise ValueError(f"threads must be at most {MAX_THREADS}, got {threads}")
+    return 0
+
+
 cdef class MoveSource:
     cdef int64_t predecessors(self, int64_t s, int64_t* buf,
                               const int64_t** out) noexcept nogil:
@@ -85,9 +94,18 @@ cdef class MoveSource:
     def owner_table(self, int64_t threads):
         """The thread that owns each state in a threaded solve on ``threads``
         threads, per block of 2^12 state ids (uint16: block b holds the
-        states 4096 b .. 4096 b + 4095)."""
-        if not 1 <= threads <= MAX_THREADS:
-            raise ValueError(f"threads must be within 1..{MAX_THREADS}, got {threads}")
+        states 4096 b .. 4096 b + 4095).  ValueError unless 1 <= threads <=
+        65535.
+
+        Police and thief on a 10x10 board (2 * 100 * 100 states) owns bands
+        of 25 police cells (5000 ids) on 2 threads, dealt in turn:
+
+        >>> import grundy
+        >>> board = grundy.PoliceThief(["P" + "." * 9] + ["." * 10] * 8 + ["." * 9 + "T"])
+        >>> board._source().owner_table(2).tolist()
+        [0, 0, 1, 0, 1]
+        """
+        _check_threads(threads)
         out = np.empty((self.n_states >> OWN_SHIFT) + 1, dtype=np.uint16)
         cdef uint16_t[::1] view = out
         with nogil:
@@ -918,10 +936,7 @@ def solve_graph(const int64_t[::1] indptr, const int64_t[::1] indices,
     same outcome, remoteness and move.  A vertex's move is its first
     successor (in edge order) that keeps its value.
     """
-    if threads < 1:
-        raise ValueError(f"threads must be >= 1, got {threads}")
-    if threads > MAX_THREADS:
-        raise ValueError(f"threads must be at most {MAX_THREADS}, got {threads}")
+    _check_threads(threads)
     outer = getattr(_local, "progress", None)     # a solve inside a callback
     _local.progress = progress
     try:
@@ -1056,10 +1071,7 @@ def solve_source(MoveSource src, uint8_t[::1] state, rem_t[::1] remoteness,
     and remoteness).  The source's methods must then be safe to call from
     several threads at once (they are if they only read the source).
     """
-    if threads < 1:
-        raise ValueError(f"threads must be >= 1, got {threads}")
-    if threads > MAX_THREADS:
-        raise ValueError(f"threads must be at most {MAX_THREADS}, got {threads}")
+    _check_threads(threads)
     outer = getattr(_local, "progress", None)     # a solve inside a callback
     _local.progress = progress
     try:
@@ -1174,10 +1186,7 @@ def best_moves(MoveSource src, const int8_t[::1] outcome, const rem_t[::1] remot
     cdef int64_t r
     cdef int t
     cdef bint stopped = False
-    if threads < 1:
-        raise ValueError(f"threads must be >= 1, got {threads}")
-    if threads > MAX_THREADS:
-        raise ValueError(f"threads must be at most {MAX_THREADS}, got {threads}")
+    _check_threads(threads)
     if outcome.shape[0] != n or remoteness.shape[0] != n:
         raise ValueError(f"outcome and remoteness must have {n} entries")
     if not (0 <= start <= stop <= n) or move.shape[0] < stop - start:
