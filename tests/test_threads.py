@@ -131,30 +131,47 @@ def test_random_police_boards(seed):
         assert np.array_equal(serial.move, board.solve(threads=3).move)
 
 
-def test_police_threads_own_bands_of_police_cells():
-    # The source's owner_of: bands of police cells, so that a thief's move
-    # never crosses from one thread's states to another's, and a police step
-    # only near a band's edges.  On a board with many bands and levels large
-    # enough for both phases on every thread, the answers are still the
-    # serial pass's.
+def test_police_levels_large_enough_to_split():
+    # Levels of up to 10^5 states: each is split among the threads in runs
+    # of state ids (bands of police cells), rebalanced every level; the
+    # answers are still the serial pass's.
     rng = np.random.default_rng(7)
     grid = np.where(rng.random((45, 45)) < 0.1, "*", ".")
     grid[0, 0], grid[22, 22], grid[44, 44], grid[0, 44] = "P", "T", "E", "E"
     board = grundy.PoliceThief(["".join(r) for r in grid])
-    src = board._source()
     serial = board.solve(threads=1)
-    for t in (2, 3, 4):
-        owners = src.owner_table(t).astype(np.int64)
-        assert owners.shape == ((src.n_states >> 12) + 1,) and owners.max() == t - 1
-        assert np.bincount(owners, minlength=t).min() > 0.5 * owners.size / t
-        states = rng.integers(0, src.n_states, 20000)
-        offsets, preds = src.predecessors_of(states)
-        crossing = np.repeat(owners[states >> 12], np.diff(offsets)) != owners[preds >> 12]
-        assert crossing.mean() < 0.1
+    for t in (2, 3, 4, 8):
         assert same(serial, board.solve(threads=t))
-    for bad, rule in ((0, ">= 1"), (70000, "at most 65535")):
-        with pytest.raises(ValueError, match=f"threads must be {rule}, got {bad}"):
-            src.owner_table(bad)
+
+
+def test_levels_that_jump_across_the_ids():
+    # A layered game whose layers (about 10^4 positions each, large enough
+    # to be split among the threads) lie in shuffled runs of ids: each
+    # level's split, taken from the level before, fits it badly (one
+    # thread may own all of it, the others none), and threads walk states
+    # they do not own.  A ring in the bottom layer adds draws.
+    rng = np.random.default_rng(11)
+    sizes = rng.integers(8_500, 14_000, 9)
+    starts = np.concatenate([[0], np.cumsum(sizes)])
+    n = int(starts[-1])
+    order = rng.permutation(len(sizes))            # layer k holds run order[k]
+    layer = [np.arange(starts[j], starts[j + 1]) for j in order]
+    ring = rng.choice(layer[0], 500, replace=False)
+    edges = [np.stack([ring, np.roll(ring, 1)], axis=1)]
+    for k in range(1, len(layer)):
+        src = np.repeat(layer[k], 2)
+        edges.append(np.stack([src, rng.choice(layer[k - 1], src.size)], axis=1))
+        if k >= 2:
+            some = rng.choice(layer[k], layer[k].size // 4)
+            edges.append(np.stack([some, rng.choice(layer[k - 2], some.size)], axis=1))
+        loop = rng.choice(layer[k], 200)
+        edges.append(np.stack([loop, rng.choice(layer[k], loop.size)], axis=1))
+    g = grundy.GameGraph.from_edges(np.concatenate(edges), n=n)
+    for misere in (False, True):
+        serial = g.solve(misere=misere, threads=1)
+        assert (serial.outcome == 0).any() and serial.remoteness.max() >= 8
+        for t in (2, 3, 8):
+            assert same(serial, g.solve(misere=misere, threads=t)), (misere, t)
 
 
 def test_police_with_32_bit_remoteness_is_the_same():

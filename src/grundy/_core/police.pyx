@@ -17,12 +17,6 @@ from grundy._core._typedefs cimport int8_t, int64_t, uint8_t, WIN, LOSS
 from grundy._core.retrograde cimport MoveSource, initial_state
 
 
-def _longest_step(steps):
-    """The longest step of a move table, in cells (at least 1)."""
-    cells = np.arange(steps.shape[0])[:, None]
-    return max(1, int(np.abs(steps - cells)[steps >= 0].max(initial=1)))
-
-
 @cython.final
 cdef class PoliceThiefSource(MoveSource):
     """Police and thief on F free cells, from its step tables.
@@ -41,7 +35,7 @@ cdef class PoliceThiefSource(MoveSource):
     cdef const uint8_t* exits          # [F]
     cdef uint8_t* pol_deg              # [F]: steps from each cell (passes not included)
     cdef uint8_t* thf_deg
-    cdef int64_t kp, kt, F, pol_jump
+    cdef int64_t kp, kt, F
     cdef bint passing
 
     def __cinit__(self, pol_next_in, thf_next_in, pol_pred_in, thf_pred_in, exits_in,
@@ -93,7 +87,6 @@ cdef class PoliceThiefSource(MoveSource):
         self.n_states = F * F * 2
         self.max_predecessors = max(self.kp, self.kt) + 1
         self.max_successors = max(self.kp, self.kt) + 1
-        self.pol_jump = _longest_step(np.asarray(pol_next))    # for owner_of
 
     # -- the rules, on (police cell, thief cell, police to move) --
 
@@ -167,16 +160,6 @@ cdef class PoliceThiefSource(MoveSource):
                 buf[k] = s + 1
                 k += 1
         return k
-
-    cdef int owner_of(self, int64_t s, int nthreads) noexcept nogil:
-        # Bands of police cells, dealt round robin: a thief's move never
-        # leaves its band, a police step only near the band's edges (bands
-        # of 16 of its longest steps, at least 2 bands a thread).  (A
-        # checkerboard of police bands across thief bands balanced the
-        # levels better but crossed more, and measured no faster.)
-        cdef int64_t p = (s >> 1) // self.F
-        cdef int64_t cells = min(16 * self.pol_jump, max(1, self.F // (2 * nthreads)))
-        return <int> ((p // cells) % nthreads)
 
     cdef int64_t predecessors(self, int64_t s, int64_t* buf,
                               const int64_t** out) noexcept nogil:

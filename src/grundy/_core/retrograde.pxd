@@ -29,12 +29,6 @@ cdef class MoveSource:
       for a source that can walk its states faster than one call each.
       Returns -1, or the first state whose primitive value or move count is
       invalid.
-    - optionally ``owner_of(s, nthreads)``: which of ``nthreads`` threads
-      should own state ``s`` in a threaded solve (asked once per block of
-      2^12 ids, for its first state; taken modulo nthreads).  Only the owner
-      settles a state, so the best owners keep most moves between states
-      of one thread and give each thread about as many states of every
-      remoteness.  The default deals blocks of 2^12 ids round robin.
 
     ``solve_source`` then solves every state and ``best_moves`` picks the
     optimal moves; ``grundy.solve_source(src)`` wraps both in a solution.
@@ -55,7 +49,6 @@ cdef class MoveSource:
     # A hint that predecessors(s) will be asked for soon: stage 1 some pops
     # ahead, stage 2 fewer pops ahead.  Called only if ``prefetches``.
     cdef void prefetch(self, int64_t s, int stage) noexcept nogil
-    cdef int owner_of(self, int64_t s, int nthreads) noexcept nogil
 
 
 # Return codes of the engine.

@@ -88,30 +88,6 @@ cdef class MoveSource:
     cdef void prefetch(self, int64_t s, int stage) noexcept nogil:
         pass
 
-    cdef int owner_of(self, int64_t s, int nthreads) noexcept nogil:
-        return <int> ((s >> OWN_SHIFT) % nthreads)
-
-    def owner_table(self, int64_t threads):
-        """The thread that owns each state in a threaded solve on ``threads``
-        threads, per block of 2^12 state ids (uint16: block b holds the
-        states 4096 b .. 4096 b + 4095).  ValueError unless 1 <= threads <=
-        65535.
-
-        Police and thief on a 10x10 board (2 * 100 * 100 states) owns bands
-        of 25 police cells (5000 ids) on 2 threads, dealt in turn:
-
-        >>> import grundy
-        >>> board = grundy.PoliceThief(["P" + "." * 9] + ["." * 10] * 8 + ["." * 9 + "T"])
-        >>> board._source().owner_table(2).tolist()
-        [0, 0, 1, 0, 1]
-        """
-        _check_threads(threads)
-        out = np.empty((self.n_states >> OWN_SHIFT) + 1, dtype=np.uint16)
-        cdef uint16_t[::1] view = out
-        with nogil:
-            _fill_owners(self, &view[0], self.n_states, threads)
-        return out
-
     # -- the rules in batches, for drivers outside the engine (grundy.distributed)
 
     def initial_block(self, int64_t start, int64_t stop):
@@ -485,10 +461,12 @@ cdef int _tie_pass(MoveSource src, count_t* state, rem_t* remoteness,
 # ---------------------------------------------------------------------------
 # The same pass on several threads, level by level.
 #
-# Each thread owns the states the source's ``owner_of`` gives it (by
-# default blocks of 2^12 ids dealt round robin; police and thief: bands of
-# police cells, so that a thief's move never leaves its owner): only the
-# owner ever writes a state's byte and remoteness, so nothing is atomic.
+# Each thread owns a contiguous run of bins of state ids (at most BINS
+# bins), chosen at every level so that each run holds an equal share of the
+# level's states (from a count of them by bin); games whose moves stay near
+# their state's id (police and thief: a thief's move changes the id by less
+# than 2F) then keep most moves inside one thread.  Only the owner ever
+# writes a state's byte and remoteness, so nothing is atomic.
 # The states decided at remoteness r (a level) are taken in slices; in a
 # slice each thread walks the predecessors of its own share, settles at once
 # the predecessors it owns and routes the others, with one bit saying
@@ -523,7 +501,7 @@ cdef extern from *:
 cdef enum:
     LEVEL_SLICE = 1 << 18     # states of a level per round of the two phases
     PUSH_MIN = 1 << 12        # first size of a buffer
-    OWN_SHIFT = 12            # the owner table gives the owner of each 2^12 ids
+    BINS = 4096               # ownership is by bins of ids, at most this many
     PARALLEL_MIN = 1 << 13    # a smaller slice runs on one thread (no barrier to wait at)
     AHEAD = 8                 # prefetch distance (ids)
 
@@ -565,10 +543,12 @@ cdef int _lane_push(Lane* lane, int64_t x, int64_t* reserved,
 
 cdef inline int _settle(count_t* state, rem_t* remoteness, int64_t u, bint to_win,
                         int64_t r, int64_t max_remoteness, Lane* next_level,
-                        int64_t* reserved, int64_t max_bytes) noexcept nogil:
+                        int64_t* hist, int shift, int64_t* reserved,
+                        int64_t max_bytes) noexcept nogil:
     """A move from u (owned by the calling thread) to a state decided at
     level r - 1: to a LOSS (to_win) makes u a WIN; to a WIN takes one from
-    u's counter, a LOSS at 0.  A state decided now joins the next level."""
+    u's counter, a LOSS at 0.  A state decided now joins the next level
+    (and is counted in its bin of ``hist``, which only u's owner writes)."""
     cdef count_t win_mark = <count_t> -1, loss_mark = <count_t> -2
     cdef count_t c = state[u]
     if _decided(c):
@@ -583,12 +563,13 @@ cdef inline int _settle(count_t* state, rem_t* remoteness, int64_t u, bint to_wi
     if r > max_remoteness:
         return RETRO_OVERFLOW
     remoteness[u] = <rem_t> r
+    hist[u >> shift] += 1
     return _append(next_level, u, reserved, max_bytes)
 
 
 cdef int _apply(count_t* state, rem_t* remoteness, Lane* inbox, int64_t r,
-                int64_t max_remoteness, Lane* next_level, int64_t* reserved,
-                int64_t max_bytes) noexcept nogil:
+                int64_t max_remoteness, Lane* next_level, int64_t* hist, int shift,
+                int64_t* reserved, int64_t max_bytes) noexcept nogil:
     """Phase B for one owner: the moves routed to its states (id << 1 | the
     state moved to is a LOSS); the inbox is emptied."""
     cdef int64_t i, x
@@ -598,28 +579,79 @@ cdef int _apply(count_t* state, rem_t* remoteness, Lane* inbox, int64_t r,
             grundy_prefetch(state + (inbox.data[i + AHEAD] >> 1))
         x = inbox.data[i]
         status = _settle(state, remoteness, x >> 1, x & 1, r, max_remoteness, next_level,
-                         reserved, max_bytes)
+                         hist, shift, reserved, max_bytes)
         if status != RETRO_OK:
             return status
     inbox.size = 0
     return RETRO_OK
 
 
-cdef void _fill_owners(MoveSource src, uint16_t* owner, int64_t n, int nthreads) noexcept nogil:
-    """owner[b]: the thread that owns the states b << OWN_SHIFT onwards (the
-    source's ``owner_of`` of the first of them, taken modulo nthreads)."""
-    cdef int64_t b
-    cdef int o
-    for b in range((n >> OWN_SHIFT) + 1):
-        o = src.owner_of(min(b << OWN_SHIFT, max(n - 1, 0)), nthreads) % nthreads
-        owner[b] = <uint16_t> (o if o >= 0 else o + nthreads)
+cdef int _bin_shift(int64_t n) noexcept nogil:
+    """The ids of n states fall into at most BINS bins of 2^shift ids."""
+    cdef int shift = 0
+    while (max(n - 1, 0) >> shift) >= BINS:
+        shift += 1
+    return shift
+
+
+cdef void _balance(int64_t* hist, uint16_t* owner, int64_t nbins, int64_t total,
+                   int nthreads) noexcept nogil:
+    """Deal the bins to the threads in contiguous runs of about
+    ``total / nthreads`` states of the level each (``hist``: the level's
+    states in each bin, reset here); a bin goes to the thread its middle
+    state falls to.  The states the level decides fall much like its own,
+    so each thread's lane of the next level is about as long."""
+    cdef int64_t b, acc = 0
+    for b in range(nbins):
+        owner[b] = <uint16_t> min(nthreads - 1, (2 * acc + hist[b]) * nthreads // (2 * total))
+        acc += hist[b]
+        hist[b] = 0
+
+
+cdef int _keep_own(Lane* lane, int d, const uint16_t* owner, int shift, Lane* routes,
+                   int64_t* reserved, int64_t max_bytes) noexcept nogil:
+    """Keep in thread d's ``lane`` the states it owns; route the others to
+    their owners (``routes[o]``)."""
+    cdef int64_t i, k = 0, x
+    cdef int o, err = RETRO_OK
+    for i in range(lane.size):
+        x = lane.data[i]
+        o = owner[x >> shift]
+        if o == d:
+            lane.data[k] = x
+            k += 1
+        elif err == RETRO_OK:
+            err = _append(&routes[o], x, reserved, max_bytes)
+    lane.size = k
+    return err
+
+
+cdef int _take_routed(Lane* lane, Lane* routes, int d, int nthreads, int64_t* hist,
+                      int shift, int64_t* reserved, int64_t max_bytes) noexcept nogil:
+    """Append to thread d's ``lane`` the states the threads routed to it
+    (``routes[t * nthreads + d]``, emptied), counting them in ``hist`` if
+    given (NULL: not counted)."""
+    cdef int t
+    cdef int64_t i, x
+    cdef int err = RETRO_OK
+    cdef Lane* inbox
+    for t in range(nthreads):
+        inbox = &routes[t * nthreads + d]
+        for i in range(inbox.size):
+            x = inbox.data[i]
+            if hist != NULL:
+                hist[x >> shift] += 1
+            if err == RETRO_OK:
+                err = _append(lane, x, reserved, max_bytes)
+        inbox.size = 0
+    return err
 
 
 cdef int _walk(MoveSource src, count_t* state, rem_t* remoteness, const int64_t* ids,
-               int64_t size, int d, int nthreads, const uint16_t* owner, Lane* routes,
-               Lane* next_level, int64_t* bufs, int64_t width, const int64_t** where,
-               int64_t* count, int64_t r, int64_t max_remoteness, int64_t* reserved,
-               int64_t max_bytes) noexcept nogil:
+               int64_t size, int d, const uint16_t* owner, int shift, int64_t* hist,
+               Lane* routes, Lane* next_level, int64_t* bufs, int64_t width,
+               const int64_t** where, int64_t* count, int64_t r, int64_t max_remoteness,
+               int64_t* reserved, int64_t max_bytes) noexcept nogil:
     """Phase A on ``size`` states of a level, by thread d: the predecessors
     d owns settled at once (like the serial pass), the others routed to
     their owners (``routes[o]``, as id << 1 | the state moved to is a LOSS).
@@ -647,10 +679,10 @@ cdef int _walk(MoveSource src, count_t* state, rem_t* remoteness, const int64_t*
             lost = m & 1
             for b in range(m >> 1):
                 u = preds[b]
-                o = owner[u >> OWN_SHIFT]
+                o = owner[u >> shift]
                 if o == d:
                     err = _settle(state, remoteness, u, lost, r, max_remoteness,
-                                  next_level, reserved, max_bytes)
+                                  next_level, hist, shift, reserved, max_bytes)
                 else:
                     err = _append(&routes[o], u * 2 + lost, reserved, max_bytes)
                 if err != RETRO_OK:
@@ -664,18 +696,21 @@ cdef int _retrograde_threads(MoveSource src, count_t* state, rem_t* remoteness,
                              int64_t max_queue_bytes, int nthreads) noexcept nogil:
     """``_retrograde`` on ``nthreads`` threads (no moves recorded).
 
-    Thread d owns the states the source's ``owner_of`` gives it;
-    ``level[d]`` holds the states of the current level it owns.  Phase A
-    (``_walk``): each thread walks the predecessors of its share of the
-    level, settles those it owns at once (like the serial pass) and routes
-    the others to their owners.  Phase B: each thread settles what was
-    routed to it.  No thread ever writes another's state bytes.
+    Thread d owns the bins ``owner`` gives it, dealt again before each
+    level; ``level[d]`` holds the states of the current level it decided
+    (owned by it under the previous level's deal).  Phase A (``_walk``):
+    each thread walks the predecessors of its lane, settles those it owns
+    at once (like the serial pass) and routes the others to their owners.
+    Phase B: each thread settles what was routed to it.  No thread ever
+    writes another's state bytes, nor its bins of ``hist``.
     """
     cdef count_t win_mark = <count_t> -1, loss_mark = <count_t> -2, c
     cdef count_t tie_mark = <count_t> -3
     cdef int64_t n = src.n_states, s, i, k, lo, hi, r = 0, done = 0, b
-    cdef int64_t reserved = 0, size, rounds, a, total
-    cdef int t, d, o, err, team, status = RETRO_OK
+    cdef int64_t reserved = 0, size, rounds, a, total, longest
+    cdef int t, d, err, team, status = RETRO_OK
+    cdef int shift = _bin_shift(n)
+    cdef int64_t nbins = (max(n - 1, 0) >> shift) + 1
     cdef bint ties = False
     cdef Queue q
     cdef Lane* level = <Lane*> calloc(nthreads, sizeof(Lane))          # the current level
@@ -690,17 +725,21 @@ cdef int _retrograde_threads(MoveSource src, count_t* state, rem_t* remoteness,
     cdef int64_t* bufs = <int64_t*> malloc(nthreads * GROUP * width * sizeof(int64_t))
     cdef const int64_t** where = <const int64_t**> malloc(nthreads * 2 * GROUP * sizeof(void*))
     cdef int64_t* count = <int64_t*> malloc(nthreads * 2 * GROUP * sizeof(int64_t))
-    # owner[u >> OWN_SHIFT]: the thread that owns state u (a table, not a division).
-    cdef uint16_t* owner = <uint16_t*> malloc(((n >> OWN_SHIFT) + 1) * sizeof(uint16_t))
+    # owner[u >> shift]: the thread that owns state u; hist[b]: the states of
+    # the next level in bin b (each bin counted by its owner only).
+    cdef uint16_t* owner = <uint16_t*> malloc(nbins * sizeof(uint16_t))
+    cdef int64_t* hist = <int64_t*> calloc(nbins, sizeof(int64_t))
     # The routed moves of a round (8 bytes each, at most width a state) take
     # at most a quarter of the queue's budget.
     cdef int64_t slice_size = max(1024, min(<int64_t> LEVEL_SLICE,
                                             max_queue_bytes // (32 * width)))
     if level == NULL or after == NULL or routes == NULL or codes == NULL or \
-            tie_seen == NULL or bufs == NULL or owner == NULL or where == NULL or count == NULL:
+            tie_seen == NULL or bufs == NULL or owner == NULL or where == NULL or \
+            count == NULL or hist == NULL:
         status = RETRO_NO_MEMORY
     else:
-        _fill_owners(src, owner, n, nthreads)
+        for b in range(nbins):                  # to start with: equal runs of bins
+            owner[b] = <uint16_t> (b * nthreads // nbins)
 
     # The known states (marks, and terminal positions): the first level,
     # routed to their owners through the inboxes.
@@ -715,19 +754,17 @@ cdef int _retrograde_threads(MoveSource src, count_t* state, rem_t* remoteness,
                 c = terminal
                 state[s] = c
             if c == win_mark or c == loss_mark:
-                err = _append(&routes[t * nthreads + owner[s >> OWN_SHIFT]], s, &reserved,
+                err = _append(&routes[t * nthreads + owner[s >> shift]], s, &reserved,
                               max_queue_bytes)
                 if err != RETRO_OK:             # written only then: no line bouncing
                     codes[t] = err
             elif c == tie_mark:
                 tie_seen[t] = True
         for d in prange(nthreads, num_threads=nthreads, schedule="static", chunksize=1):
-            for t in range(nthreads):
-                for i in range(routes[t * nthreads + d].size):
-                    if codes[d] == RETRO_OK:
-                        codes[d] = _append(&level[d], routes[t * nthreads + d].data[i],
-                                           &reserved, max_queue_bytes)
-                routes[t * nthreads + d].size = 0
+            err = _take_routed(&level[d], routes, d, nthreads, hist, shift, &reserved,
+                               max_queue_bytes)
+            if err != RETRO_OK:
+                codes[d] = err
         lo = hi
         for t in range(nthreads):
             if codes[t] != RETRO_OK:
@@ -738,13 +775,38 @@ cdef int _retrograde_threads(MoveSource src, count_t* state, rem_t* remoteness,
     # Level by level: the states of remoteness r decide those of r + 1.
     while status == RETRO_OK:
         total = 0
-        rounds = 0
         for t in range(nthreads):
             total += level[t].size
-            rounds = max(rounds, (level[t].size + slice_size - 1) // slice_size)
         if total == 0:
             break
         team = nthreads if total >= PARALLEL_MIN else 1
+        if team > 1:
+            _balance(hist, owner, nbins, total, nthreads)
+            # The lanes hold what each thread decided under the last deal:
+            # if one is more than 1/32 over its share, the states move to
+            # their new owners (a pass over the level, cheaper than the
+            # wait, and fewer moves then cross), memory permitting (the
+            # moved ids, and the lanes they join doubling: 24 bytes each).
+            longest = 0
+            for t in range(nthreads):
+                longest = max(longest, level[t].size)
+            if 32 * longest * nthreads > 33 * total and \
+                    reserved + 24 * total <= max_queue_bytes:
+                for d in prange(nthreads, num_threads=team, schedule="static", chunksize=1):
+                    codes[d] = _keep_own(&level[d], d, owner, shift, routes + d * nthreads,
+                                         &reserved, max_queue_bytes)
+                for d in prange(nthreads, num_threads=team, schedule="static", chunksize=1):
+                    err = _take_routed(&level[d], routes, d, nthreads, NULL, shift,
+                                       &reserved, max_queue_bytes)
+                    if err != RETRO_OK:
+                        codes[d] = err
+        else:                                   # a small level, on one thread
+            for t in range(nthreads):
+                for i in range(level[t].size):
+                    hist[level[t].data[i] >> shift] = 0
+        rounds = 0
+        for t in range(nthreads):
+            rounds = max(rounds, (level[t].size + slice_size - 1) // slice_size)
         k = 0
         while status == RETRO_OK and k < rounds:
             # Phase A: each thread walks its slice of its share of the level;
@@ -755,7 +817,7 @@ cdef int _retrograde_threads(MoveSource src, count_t* state, rem_t* remoteness,
                 size = min(level[d].size, a + slice_size) - a
                 if size > 0 and codes[d] == RETRO_OK:
                     codes[d] = _walk(src, state, remoteness, level[d].data + a, size, d,
-                                     nthreads, owner, routes + d * nthreads, &after[d],
+                                     owner, shift, hist, routes + d * nthreads, &after[d],
                                      bufs + d * GROUP * width, width, where + d * 2 * GROUP,
                                      count + d * 2 * GROUP, r + 1, max_remoteness, &reserved,
                                      max_queue_bytes)
@@ -764,7 +826,7 @@ cdef int _retrograde_threads(MoveSource src, count_t* state, rem_t* remoteness,
                 for t in range(nthreads):
                     if codes[d] == RETRO_OK:
                         codes[d] = _apply(state, remoteness, &routes[t * nthreads + d], r + 1,
-                                          max_remoteness, &after[d], &reserved,
+                                          max_remoteness, &after[d], hist, shift, &reserved,
                                           max_queue_bytes)
             k += 1
             done += total // rounds
@@ -800,6 +862,7 @@ cdef int _retrograde_threads(MoveSource src, count_t* state, rem_t* remoteness,
     free(where)
     free(count)
     free(owner)
+    free(hist)
     if status == RETRO_OK and ties:         # rare: the serial breadth-first pass
         status = queue_init(&q, max_queue_bytes)
         if status == RETRO_OK:
