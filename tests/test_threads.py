@@ -144,12 +144,10 @@ def test_police_levels_large_enough_to_split():
         assert same(serial, board.solve(threads=t))
 
 
-def test_levels_that_jump_across_the_ids():
-    # A layered game whose layers (about 10^4 positions each, large enough
-    # to be split among the threads) lie in shuffled runs of ids: each
-    # level's split, taken from the level before, fits it badly (one
-    # thread may own all of it, the others none), and threads walk states
-    # they do not own.  A ring in the bottom layer adds draws.
+def layered_game():
+    """Layers of about 10^4 positions (large enough to be split among the
+    threads) in shuffled runs of ids, each moving to the layer below (and
+    some two below); a ring in the bottom layer adds draws."""
     rng = np.random.default_rng(11)
     sizes = rng.integers(8_500, 14_000, 9)
     starts = np.concatenate([[0], np.cumsum(sizes)])
@@ -166,12 +164,52 @@ def test_levels_that_jump_across_the_ids():
             edges.append(np.stack([some, rng.choice(layer[k - 2], some.size)], axis=1))
         loop = rng.choice(layer[k], 200)
         edges.append(np.stack([loop, rng.choice(layer[k], loop.size)], axis=1))
-    g = grundy.GameGraph.from_edges(np.concatenate(edges), n=n)
+    return grundy.GameGraph.from_edges(np.concatenate(edges), n=n)
+
+
+def test_levels_that_jump_across_the_ids():
+    # Each level's split among the threads, taken from the level before,
+    # fits it badly (one thread may have decided all of it), so its states
+    # move to their new owners.
+    g = layered_game()
     for misere in (False, True):
         serial = g.solve(misere=misere, threads=1)
         assert (serial.outcome == 0).any() and serial.remoteness.max() >= 8
         for t in (2, 3, 8):
             assert same(serial, g.solve(misere=misere, threads=t)), (misere, t)
+
+
+def test_any_queue_budget_gives_the_answer_or_a_refusal():
+    # Under a tight queue budget the states of a badly split level stay in
+    # the lanes of the threads that decided them (threads then walk states
+    # they do not own), or the pass stops with "memory limit": never a
+    # wrong answer.
+    from grundy._core import retrograde
+    g = layered_game()
+    n = g.n_positions
+    indptr, indices = g._indptr, g._indices
+    serial = g.solve(threads=1)
+
+    def solve(budget, t):
+        outcome = np.zeros(n, dtype=np.int8)
+        remoteness = np.empty(n, dtype=np.int64)
+        move = np.empty(n, dtype=np.int64)
+        status = retrograde.solve_graph(indptr, indices, outcome, remoteness, move,
+                                        max_queue_bytes=budget, threads=t)
+        return status, outcome, remoteness, move
+
+    for t in (2, 8):
+        statuses = set()
+        for budget in np.geomspace(2 ** 16, 2 ** 24, 25).astype(np.int64):
+            status, outcome, remoteness, move = solve(int(budget), t)
+            statuses.add(status)
+            if status == "ok":
+                assert np.array_equal(outcome, serial.outcome), (t, budget)
+                assert np.array_equal(remoteness, serial.remoteness), (t, budget)
+                assert np.array_equal(move, serial.move), (t, budget)
+            else:
+                assert status == "memory limit"
+        assert statuses == {"ok", "memory limit"}, t
 
 
 def test_police_with_32_bit_remoteness_is_the_same():

@@ -462,11 +462,13 @@ cdef int _tie_pass(MoveSource src, count_t* state, rem_t* remoteness,
 # The same pass on several threads, level by level.
 #
 # Each thread owns a contiguous run of bins of state ids (at most BINS
-# bins), chosen at every level so that each run holds an equal share of the
-# level's states (from a count of them by bin); games whose moves stay near
-# their state's id (police and thief: a thief's move changes the id by less
-# than 2F) then keep most moves inside one thread.  Only the owner ever
-# writes a state's byte and remoteness, so nothing is atomic.
+# bins), chosen at every level large enough to split so that each run
+# holds an equal share of the level's states (from a count of them by bin);
+# the states move to their new owners when the lanes are too uneven (the
+# walker of a state need not own it: its byte is final).  Games whose moves
+# stay near their state's id (police and thief: a thief's move changes the
+# id by less than 2F) then keep most moves inside one thread.  Only the
+# owner ever writes a state's byte and remoteness, so nothing is atomic.
 # The states decided at remoteness r (a level) are taken in slices; in a
 # slice each thread walks the predecessors of its own share, settles at once
 # the predecessors it owns and routes the others, with one bit saying
@@ -697,8 +699,10 @@ cdef int _retrograde_threads(MoveSource src, count_t* state, rem_t* remoteness,
     """``_retrograde`` on ``nthreads`` threads (no moves recorded).
 
     Thread d owns the bins ``owner`` gives it, dealt again before each
-    level; ``level[d]`` holds the states of the current level it decided
-    (owned by it under the previous level's deal).  Phase A (``_walk``):
+    level large enough to split (PARALLEL_MIN states); ``level[d]`` holds
+    the states of the current level it decided (owned by it under the
+    previous deal), or, moved when the lanes are too uneven, those it owns
+    under the new one.  Phase A (``_walk``):
     each thread walks the predecessors of its lane, settles those it owns
     at once (like the serial pass) and routes the others to their owners.
     Phase B: each thread settles what was routed to it.  No thread ever
@@ -785,13 +789,14 @@ cdef int _retrograde_threads(MoveSource src, count_t* state, rem_t* remoteness,
             # The lanes hold what each thread decided under the last deal:
             # if one is more than 1/32 over its share, the states move to
             # their new owners (a pass over the level, cheaper than the
-            # wait, and fewer moves then cross), memory permitting (the
-            # moved ids, and the lanes they join doubling: 24 bytes each).
+            # wait, and fewer moves then cross), memory permitting: the
+            # routes and the lanes they join may each double (32 bytes a
+            # moved id), and a route starts at PUSH_MIN ids.
             longest = 0
             for t in range(nthreads):
                 longest = max(longest, level[t].size)
-            if 32 * longest * nthreads > 33 * total and \
-                    reserved + 24 * total <= max_queue_bytes:
+            if 32 * longest * nthreads > 33 * total and reserved + 32 * total + \
+                    nthreads * nthreads * PUSH_MIN * 8 <= max_queue_bytes:
                 for d in prange(nthreads, num_threads=team, schedule="static", chunksize=1):
                     codes[d] = _keep_own(&level[d], d, owner, shift, routes + d * nthreads,
                                          &reserved, max_queue_bytes)
@@ -800,6 +805,11 @@ cdef int _retrograde_threads(MoveSource src, count_t* state, rem_t* remoteness,
                                        &reserved, max_queue_bytes)
                     if err != RETRO_OK:
                         codes[d] = err
+                for t in range(nthreads):       # a state may be lost: stop at once
+                    if codes[t] != RETRO_OK:
+                        status = codes[t]
+                if status != RETRO_OK:
+                    break
         else:                                   # a small level, on one thread
             for t in range(nthreads):
                 for i in range(level[t].size):
