@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from grundy import DRAW, LOSS, WIN, GameGraph
+from grundy import DRAW, WIN, GameGraph
 from grundy._core import csr, retrograde
 
 

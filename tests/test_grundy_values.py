@@ -6,7 +6,6 @@ import sys
 import numpy as np
 import pytest
 
-import grundy
 from grundy import CycleError, GameGraph, ImpartialGame, LOSS, Sum, WIN, grundy_sum
 from reference import grundy_recursive, mex
 
@@ -241,7 +240,7 @@ def test_nim_cli():
                           capture_output=True, timeout=60)
     assert proc.returncode == 0
     assert proc.stdout.decode().splitlines() == ["WIN 0 1", "LOSS", "LOSS", "WIN 0 0",
-                                                 f"WIN 0 1"]
+                                                 "WIN 0 1"]
     proc = subprocess.run([sys.executable, "-m", "grundy", "nim", "--misere"],
                           input=b"1 1\n1 1 1\n\n5 1\n", capture_output=True, timeout=60)
     assert proc.stdout.decode().splitlines() == ["WIN 0 0", "LOSS", "WIN", "WIN 0 0"]

@@ -44,7 +44,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from grundy import (BoardError, GameGraph, MemoryLimitError, GrundysGame, ImpartialGame, LoopyValue,
+from grundy import (BoardError, GameGraph, MemoryLimitError, ImpartialGame, LoopyValue,
                     OctalGame, PoliceThief, SubtractionGame, Sum, TakeAndBreakGame,
                     loopy_sum, nim_move, nim_moves, nim_sum)
 

@@ -6,7 +6,7 @@ import random
 import numpy as np
 import pytest
 
-from grundy import (DRAW, LOSS, WIN, GameGraph, ImpartialGame, LoopyValue, Outcome,
+from grundy import (DRAW, LOSS, WIN, GameGraph, ImpartialGame, LoopyValue,
                     Sum, loopy_sum)
 from conftest import random_graph
 from reference import INF, loopy_staged
