@@ -588,6 +588,15 @@ cdef int _apply(count_t* state, rem_t* remoteness, Lane* inbox, int64_t r,
     return RETRO_OK
 
 
+cdef int _failure(const int* codes, int nthreads) noexcept nogil:
+    """RETRO_OK, or the error code a thread left in ``codes``."""
+    cdef int t, status = RETRO_OK
+    for t in range(nthreads):
+        if codes[t] != RETRO_OK:
+            status = codes[t]
+    return status
+
+
 cdef int _bin_shift(int64_t n) noexcept nogil:
     """The ids of n states fall into at most BINS bins of 2^shift ids."""
     cdef int shift = 0
@@ -702,11 +711,11 @@ cdef int _retrograde_threads(MoveSource src, count_t* state, rem_t* remoteness,
     level large enough to split (PARALLEL_MIN states); ``level[d]`` holds
     the states of the current level it decided (owned by it under the
     previous deal), or, moved when the lanes are too uneven, those it owns
-    under the new one.  Phase A (``_walk``):
-    each thread walks the predecessors of its lane, settles those it owns
-    at once (like the serial pass) and routes the others to their owners.
-    Phase B: each thread settles what was routed to it.  No thread ever
-    writes another's state bytes, nor its bins of ``hist``.
+    under the new one.  Phase A (``_walk``): each thread walks the
+    predecessors of its lane, settles those it owns at once (like the
+    serial pass) and routes the others to their owners.  Phase B: each
+    thread settles what was routed to it.  No thread ever writes another's
+    state bytes, nor its bins of ``hist``.
     """
     cdef count_t win_mark = <count_t> -1, loss_mark = <count_t> -2, c
     cdef count_t tie_mark = <count_t> -3
@@ -770,9 +779,7 @@ cdef int _retrograde_threads(MoveSource src, count_t* state, rem_t* remoteness,
             if err != RETRO_OK:
                 codes[d] = err
         lo = hi
-        for t in range(nthreads):
-            if codes[t] != RETRO_OK:
-                status = codes[t]
+        status = _failure(codes, nthreads)
         if status == RETRO_OK and interrupted():
             status = RETRO_INTERRUPTED
 
@@ -805,10 +812,8 @@ cdef int _retrograde_threads(MoveSource src, count_t* state, rem_t* remoteness,
                                        &reserved, max_queue_bytes)
                     if err != RETRO_OK:
                         codes[d] = err
-                for t in range(nthreads):       # a state may be lost: stop at once
-                    if codes[t] != RETRO_OK:
-                        status = codes[t]
-                if status != RETRO_OK:
+                status = _failure(codes, nthreads)
+                if status != RETRO_OK:          # a state may be lost: stop at once
                     break
         else:                                   # a small level, on one thread
             for t in range(nthreads):
@@ -840,9 +845,7 @@ cdef int _retrograde_threads(MoveSource src, count_t* state, rem_t* remoteness,
                                           max_queue_bytes)
             k += 1
             done += total // rounds
-            for t in range(nthreads):
-                if codes[t] != RETRO_OK:
-                    status = codes[t]
+            status = _failure(codes, nthreads)
             if status == RETRO_OK and _check(done, n):
                 status = RETRO_INTERRUPTED
         # The next level: swap the lanes (the current ones, emptied, are reused).
