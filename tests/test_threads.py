@@ -212,6 +212,18 @@ def test_any_queue_budget_gives_the_answer_or_a_refusal():
         assert statuses == {"ok", "memory limit"}, t
 
 
+def test_the_engine_refuses_thread_counts_past_its_owner_type():
+    # Below the Python layer's limit of 1024: the kernels' own check (a
+    # thread number is a uint16 in the owner table).
+    from grundy._core import retrograde
+    g = grundy.GameGraph.from_edges([(0, 1)])
+    arrays = (np.zeros(2, dtype=np.int8), np.empty(2, dtype=np.int64),
+              np.empty(2, dtype=np.int64))
+    for bad, rule in ((0, ">= 1"), (70000, "at most 65535")):
+        with pytest.raises(ValueError, match=f"threads must be {rule}, got {bad}"):
+            retrograde.solve_graph(g._indptr, g._indices, *arrays, threads=bad)
+
+
 def test_police_with_32_bit_remoteness_is_the_same():
     # A long corridor: remoteness past 65535 reruns the solve with int32.
     board = grundy.PoliceThief(["P" + "." * 40 + "T"], thief_moves="rook", passing=False)
