@@ -57,7 +57,8 @@ import numpy as np
 import grundy
 from _util import best_time, print_table
 from grundy._core import octal as kernel
-from grundy.octal import _MASK_LOW_BITS, _rare
+from grundy.impartial.octal.stats import _MASK_LOW_BITS
+from grundy.impartial.octal.stats import rare as _rare
 
 MASK_GAMES = ["0.146", "0.143", "0.376", "0.16", "0.6", "0.106", "grundy", "0.56", "0.354",
               "4.007"]

@@ -23,7 +23,7 @@ import grundy
 from _util import best_time, print_table
 
 PROBE = r"""
-import json, sys, time, numpy, grundy, grundy.store, grundy.police
+import json, sys, time, numpy, grundy, grundy.engine.store, grundy.games.police
 def status(key):       # VmHWM: this process's own peak (ru_maxrss survives exec)
     with open("/proc/self/status") as f:
         return next(int(l.split()[1]) for l in f if l.startswith(key)) * 1024

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import grundy
-from grundy.solution import Evaluation, Solution
+from grundy import Evaluation, Solution
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir)
 SHARED_OPTIONS = {"misere", "labels", "max_memory", "progress"}

@@ -115,7 +115,7 @@ def test_police_without_passing_has_stuck_players(client):
 # -- compiled sources ------------------------------------------------------------------------
 
 def line_source():
-    """The two-cell board of grundy.implicit's examples, as a MoveSource."""
+    """The two-cell board of grundy.engine.source's examples, as a MoveSource."""
     step, back = np.array([[1], [-1]]), np.array([[-1], [0]])
     return PoliceThiefSource(step, step, back, back, np.zeros(2, np.uint8), True)
 

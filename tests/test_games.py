@@ -278,7 +278,7 @@ def assert_same_solution(a, b):
 def test_batch_equals_per_position(batch, monkeypatch):
     """Same random tables (int64 codes, extremes included), both protocols:
     the same positions, numbered alike, the same arrays; several batch sizes."""
-    monkeypatch.setattr(grundy.batch, "BATCH", batch)
+    monkeypatch.setattr(grundy.engine.explore, "BATCH", batch)
     rng = random.Random(100 + batch)
     for _ in range(120):
         start, table, prim = random_table(rng, codes=True)
@@ -424,7 +424,7 @@ def test_canonical_agrees_with_full_solve(seed, monkeypatch):
     """The symmetric game solved whole, and its quotient solved through
     ``canonical``, per position and in batches: each position's class has the
     position's outcome and remoteness; batch and per-position agree exactly."""
-    monkeypatch.setattr(grundy.batch, "BATCH", [1 << 16, 2, 5][seed])
+    monkeypatch.setattr(grundy.engine.explore, "BATCH", [1 << 16, 2, 5][seed])
     rng = random.Random(300 + seed)
     for _ in range(80):
         start, table, prim = symmetric_table(rng, rng.choice([1, 2, 4, 8, 15, 25]))

@@ -1,4 +1,4 @@
-"""Misère quotients of take-and-break games (grundy.misere), against the
+"""Misère quotients of take-and-break games (grundy.impartial.octal.quotient), against the
 definition (every sum up to a total of 20, brute force), the published
 quotients of misère Nim and 0.75, and the structure theorems."""
 import itertools
@@ -12,7 +12,7 @@ import pytest
 
 import grundy
 from grundy import LOSS, WIN, HexGame, OctalGame, SubtractionGame
-from grundy.misere import MisereQuotient, QuotientTooLarge, misere_quotient
+from grundy import MisereQuotient, QuotientTooLarge, misere_quotient
 from reference import sum_outcome_naive
 
 

@@ -10,7 +10,8 @@ import pytest
 import grundy
 from grundy import GrundysGame, HexGame, OctalGame, Periodicity, SubtractionGame
 from grundy._core import octal as octal_kernel
-from grundy.octal import best_mask, parse_game
+from grundy.impartial.octal.game import parse_game
+from grundy.impartial.octal.stats import best_mask
 from reference import (find_period_naive, grundys_game_naive, octal_values_naive,
                        subtraction_naive)
 

@@ -105,10 +105,10 @@ def test_misere_memory_counts_the_stack_and_what_is_kept():
     # Positions kept from earlier searches count against the next one.
     game = OctalGame("0.77")
     game.outcome([10, 10], misere=True)
-    kept = len(game._misere_wins)
+    kept = len(game._misere.wins)
     assert kept > 100
-    from grundy.misere import _reach_bound, _POSITION_BYTES
-    fresh = _POSITION_BYTES * _reach_bound([3], True)
+    from grundy.impartial.octal.misere import POSITION_BYTES, reach_bound
+    fresh = POSITION_BYTES * reach_bound([3], True)
     with pytest.raises(grundy.MemoryLimitError):
         game.outcome(3, misere=True, max_memory=fresh + 2000 * 8)
 

@@ -21,7 +21,7 @@ import pytest
 
 from grundy import GrundysGame, HexGame, OctalGame, SubtractionGame, TakeAndBreakGame
 from grundy._core import octal as kernel
-from grundy.octal import _rare
+from grundy.impartial.octal.stats import rare as _rare
 from reference import grundys_game_naive, octal_values_naive, subtraction_naive
 
 THREADS = (1, 2, 3, 4, 8)             # 8: more threads than this machine's cores

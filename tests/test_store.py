@@ -15,7 +15,7 @@ import pytest
 
 import grundy
 from grundy import FileFormatError, MemoryLimitError
-from grundy.game import BatchGame, Game
+from grundy import BatchGame, Game
 
 # -- things to save ---------------------------------------------------------------------
 
@@ -435,7 +435,7 @@ def test_saving_is_atomic_when_interrupted(tmp_path, monkeypatch):
 def test_mapped_load_reads_the_file_it_checked(tmp_path, monkeypatch):
     # A save to the same path in the middle of a mapped load (an atomic
     # rename) must not mix the two files: the arrays come from the file opened.
-    import grundy.store as store
+    import grundy.engine.store as store
     path = tmp_path / "s.npz"
     first = SOLUTIONS["graph"]()
     first.save(path)

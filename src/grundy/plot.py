@@ -42,9 +42,9 @@ import numpy.typing as npt
 
 from grundy._common import (DRAW, LOSS, TIE, WIN, Outcome, check_bool, check_count, check_int,
                             shorten)
-from grundy.octal import TakeAndBreakGame
-from grundy.police import BoardError, Cell, PoliceThiefSolution, _as_cell
-from grundy.solution import Solution
+from grundy.impartial.octal.game import TakeAndBreakGame
+from grundy.games.police import BoardError, Cell, PoliceThiefSolution, _as_cell
+from grundy.engine.solution import Solution
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

@@ -20,19 +20,19 @@ from __future__ import annotations
 import functools
 import operator
 import threading
-from collections import Counter
-from collections.abc import Callable, Hashable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Callable, Hashable, Iterable
+from typing import Any, TypeVar
 
 import numpy as np
 
-from grundy._common import (CycleError, Int64Array, check_bool, check_threads, is_hashable,
-                            is_integer, readonly, shorten, shown_int)
+from grundy._common import (CycleError, Int64Array, check_bool, check_threads, is_integer,
+                            readonly, shorten, shown_int)
 from grundy._core import grundy as _grundy
-from grundy.loopy import LoopyValue, loopy_sum
-
-if TYPE_CHECKING:
-    from grundy.graph import GameGraph, GraphSolution
+from grundy.engine.explore import explore
+from grundy.engine.graph import GameGraph, GraphSolution
+from grundy.engine.loopy import LoopyValue, loopy_sum
+from grundy.engine.positions import Sum
+from grundy.engine.positions import components as _components
 
 _Method = TypeVar("_Method", bound=Callable[..., Any])
 
@@ -73,75 +73,6 @@ def grundy_sum(values: Iterable[int]) -> int:
     return out
 
 
-class Sum:
-    """A sum of independent games: ``Sum(p1, p2, ...)``.
-
-    Hashable and order-insensitive (``Sum(1, 2) == Sum(2, 1)``); nested sums
-    are flattened; ``Sum()`` is the empty game, worth 0.
-
-    Parameters
-    ----------
-    *parts : hashable
-        The positions (or sums) played side by side.
-
-    Attributes
-    ----------
-    parts : tuple
-        The positions, nested sums flattened.
-
-    Raises
-    ------
-    TypeError
-        If a part is not hashable.
-
-    Examples
-    --------
-    >>> Sum(1, Sum(2, 3))
-    Sum(1, 2, 3)
-    >>> Sum(1, 2) == Sum(2, 1), len(Sum())
-    (True, 0)
-    """
-
-    __slots__ = ("parts", "_key")
-    parts: tuple[Hashable, ...]
-
-    def __init__(self, *parts: Hashable) -> None:
-        self._key: frozenset[tuple[Hashable, int]] | None = None
-        # The common case first (no nested sums): one hash of the tuple checks
-        # every part (move functions build millions of sums).
-        for p in parts:
-            if isinstance(p, Sum):
-                parts = tuple(q for part in parts for q in _components(part))
-                break
-        try:
-            hash(parts)          # positions must be hashable: fail here, clearly
-        except TypeError:
-            bad = next(p for p in parts if not is_hashable(p))
-            raise TypeError(f"a Sum holds positions, which must be hashable; got "
-                            f"{shorten(bad)} (use a tuple, not a list)") from None
-        self.parts = parts
-
-    def _counter(self) -> frozenset[tuple[Hashable, int]]:
-        if self._key is None:
-            self._key = frozenset(Counter(self.parts).items())
-        return self._key
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Sum) and self._counter() == other._counter()
-
-    def __hash__(self) -> int:
-        return hash((Sum, self._counter()))
-
-    def __len__(self) -> int:
-        return len(self.parts)
-
-    def __iter__(self) -> Iterator[Hashable]:
-        return iter(self.parts)
-
-    def __repr__(self) -> str:
-        return f"Sum({', '.join(map(repr, self.parts))})"
-
-
 def _locked(method: _Method) -> _Method:
     """Run a method of ImpartialGame under the game's lock (one thread at a
     time reads or extends its cache)."""
@@ -163,10 +94,6 @@ def _check_hashable(position: object, context: str) -> None:
     except TypeError:
         raise TypeError(f"{context} {shorten(position)}, which is not hashable: positions "
                         f"must be hashable (use a tuple, not a list)") from None
-
-
-def _components(option: Hashable) -> tuple[Hashable, ...]:
-    return option.parts if isinstance(option, Sum) else (option,)
 
 
 class ImpartialGame:
@@ -259,7 +186,6 @@ class ImpartialGame:
         proportional to the new positions and moves.
 
         On any error (or Ctrl-C) the partial exploration is undone."""
-        from grundy.game import explore
 
         starts = [c for root in roots for c in _components(root)]
         for c in starts:
@@ -436,8 +362,6 @@ class ImpartialGame:
         hashable by the caller), which is vertex 0, explored by the library's one explorer.  Options that
         are sums become positions of their own (a move changes one part); a
         one-part sum is its part."""
-        from grundy.game import explore
-        from grundy.graph import GameGraph
 
         positions: list[Hashable] = []
         found = explore([_node(position)], self._loopy_options, index={},
@@ -533,7 +457,6 @@ class ImpartialGame:
         >>> game.solve(4, misere=True)[4].outcome
         LOSS
         """
-        from grundy.graph import GraphSolution
 
         misere = check_bool(misere, "misere")
         threads = check_threads(threads)

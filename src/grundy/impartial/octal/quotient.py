@@ -1,4 +1,4 @@
-"""Misère play of take-and-break games: outcomes of sums, and misère quotients.
+"""Misère quotients of take-and-break games (Plambeck, Siegel).
 
 In misère play (the player who makes the last move loses) Grundy values
 stop adding up.  What takes their place is the *misère quotient*
@@ -17,7 +17,7 @@ candidate is wrong, which refines the candidate (see the function's notes).
 
 Examples
 --------
->>> from grundy import OctalGame, SubtractionGame
+>>> from grundy import SubtractionGame, misere_quotient
 >>> q = misere_quotient(SubtractionGame({1, 2, 3}), 3)   # misère Nim, heaps up to 3
 >>> print(q)
 heaps 1..3 of SubtractionGame({1, 2, 3}): misère quotient of order 6
@@ -32,20 +32,20 @@ from __future__ import annotations
 import string
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from grundy._common import (LOSS, WIN, Outcome, check_count, check_int, check_memory,
-                            is_integer, readonly, resolve_max_memory, shorten, shown_int)
+from grundy._common import (LOSS, WIN, Outcome, check_memory, readonly, resolve_max_memory,
+                            shorten, shown_int)
+from grundy.impartial.octal.misere import MisereSearch, Position, heap_list
 
-if TYPE_CHECKING:
-    from grundy.octal import TakeAndBreakGame
+__all__ = ["MisereQuotient", "QuotientTooLarge", "learn"]
 
-__all__ = ["MisereQuotient", "misere_quotient", "QuotientTooLarge"]
-
-Position = tuple[int, ...]          # a sum of heaps: the heaps with a move, sorted
+# Bytes a pair of the quotient's check takes besides its two copies of N
+# (the key's bytes and the queued array): the tuples, the dict entry.
+_PAIR_BYTES = 400
 
 
 class QuotientTooLarge(ValueError):
@@ -53,7 +53,7 @@ class QuotientTooLarge(ValueError):
 
     Examples
     --------
-    >>> from grundy import OctalGame
+    >>> from grundy import OctalGame, misere_quotient
     >>> try:
     ...     misere_quotient(OctalGame("0.77"), 12, max_order=10)
     ... except QuotientTooLarge as exc:
@@ -103,7 +103,7 @@ class MisereQuotient:
 
     Examples
     --------
-    >>> from grundy import OctalGame
+    >>> from grundy import OctalGame, misere_quotient
     >>> q = misere_quotient(OctalGame("0.75"), 12)
     >>> q.order, sorted(q.words[x] for x in q.p_positions)
     (8, ['a', 'b^2'])
@@ -111,7 +111,7 @@ class MisereQuotient:
     '< a, b, c | a^2 = 1, bc = ab, c^2 = b^2, b^3 = b >'
     """
 
-    def __init__(self, game: TakeAndBreakGame, n: int, table: npt.NDArray[np.int64],
+    def __init__(self, game: Any, n: int, table: npt.NDArray[np.int64],
                  p_positions: Iterable[int], heap_elements: npt.NDArray[np.int64]) -> None:
         self.game = game
         self.n = n
@@ -141,7 +141,7 @@ class MisereQuotient:
 
         Examples
         --------
-        >>> from grundy import SubtractionGame
+        >>> from grundy import SubtractionGame, misere_quotient
         >>> q = misere_quotient(SubtractionGame({1, 2, 3}), 3)
         >>> q.words[q.element([2, 2])], q.words[q.element([3, 3, 3])]   # b^3 = b
         ('b^2', 'ab')
@@ -175,7 +175,7 @@ class MisereQuotient:
 
         Examples
         --------
-        >>> from grundy import OctalGame
+        >>> from grundy import OctalGame, misere_quotient
         >>> q = misere_quotient(OctalGame("0.75"), 12)
         >>> q.outcome([5, 7, 12]) == OctalGame("0.75").outcome([5, 7, 12], misere=True)
         True
@@ -191,7 +191,7 @@ class MisereQuotient:
 
         Examples
         --------
-        >>> from grundy import SubtractionGame
+        >>> from grundy import SubtractionGame, misere_quotient
         >>> misere_quotient(SubtractionGame({1, 2}), 2).presentation()   # misère Nim
         '< a, b | a^2 = 1, b^3 = b >'
         """
@@ -211,162 +211,12 @@ class MisereQuotient:
                 f"{self.order}\nQ = {self.presentation()}\nP = {{ {p} }}\nheaps: {heaps}")
 
 
-def heap_list(heaps: int | Iterable[int]) -> list[int]:
-    """One heap or the heaps of a sum, checked: a list of integers >= 0
-    (shared by ``MisereQuotient`` and ``TakeAndBreakGame.outcome``).
-
-    >>> heap_list(3), heap_list((4, 0, 2))
-    ([3], [4, 0, 2])
-    """
-    if isinstance(heaps, (str, bytes)) or not (isinstance(heaps, Iterable) or
-                                               is_integer(heaps)):
-        raise TypeError(f"heaps must be an integer or integers, got {shorten(heaps)}")
-    given = [heaps] if is_integer(heaps) else cast(Iterable[Any], heaps)
-    return [check_int(h, "a heap", 0) for h in given]
-
-
 def _name(i: int) -> str:
     return string.ascii_lowercase[i] if i < 26 else f"g{i + 1}"
 
 
 def _word_key(word: str) -> tuple[int, str]:
     return (len(word), word)
-
-
-# -- misère outcomes of sums, by exhaustive search -----------------------------------------
-
-# Bytes a position of the misère search takes (its tuple, its dict entry),
-# and a frame of its stack (the frame, the position's generator of moves).
-_POSITION_BYTES = 200
-_FRAME_BYTES = 1000
-# Bytes a pair of the quotient's check takes besides its two copies of N
-# (the key's bytes and the queued array): the tuples, the dict entry.
-_PAIR_BYTES = 400
-# Bytes of one option of a heap kept for misère play (a tuple in a list).
-_OPTION_BYTES = 120
-
-
-def _reach_bound(sizes: list[int], splits: bool) -> int:
-    """At most how many positions a sum of heaps can reach: sums of heaps
-    of at most the same total (partitions), and, when no move splits a
-    heap, the heaps each made smaller."""
-    bound = 1 << 80
-    total = sum(sizes)
-    if total <= 300:                        # p(300) is about 9e15 already
-        p = [1] + [0] * total               # partitions of each k <= total
-        for part in range(1, total + 1):
-            for k in range(part, total + 1):
-                p[k] += p[k - part]
-        bound = sum(p)
-    if not splits:
-        product = 1
-        for h in sizes:
-            product *= h + 1
-            if product > bound:
-                break
-        bound = min(bound, product)
-    return bound
-
-
-def misere_search(game: TakeAndBreakGame, sizes: list[int], max_memory: int | None, *,
-                  shortcut: Callable[[Position], bool | None] | None = None,
-                  limit: int | None = None) -> Outcome:
-    """The misère outcome of a sum of heaps: every position it can reach
-    (sorted tuples of heaps with a move), decided by an explicit-stack
-    depth-first search that stops at a first losing option; the positions
-    decided are kept by the game (``game._misere_wins``) for later searches.
-
-    Without ``shortcut`` the memory is checked first, from a bound on the
-    positions the sum can reach (with those kept, and the stack).  With it,
-    ``shortcut(position)`` gives the outcome of positions it knows (True
-    for a win; None for the others), which are neither searched nor kept;
-    the bound says nothing then, and the search counts what it keeps
-    instead, refusing to go past ``max_memory`` (``limit``: that limit in
-    bytes, resolved once by a caller that searches many times).
-
-    >>> from grundy import OctalGame
-    >>> misere_search(OctalGame("0.77"), [1, 1, 1], None)      # Kayles: *1 + *1 + *1
-    LOSS
-    """
-    win: dict[Position, bool] = game._misere_wins
-
-    def what() -> str:
-        return f"the misère search of {shorten(game, 30)} from {shorten(sizes)}"
-
-    if shortcut is None:
-        bound = _reach_bound(sizes, game.max_heaps > 1)
-        # A move takes a token or splits a heap: at most 2 x total deep.
-        depth = min(bound, 2 * sum(sizes) + len(sizes) + 1)
-        check_memory(_POSITION_BYTES * (bound + len(win)) + _FRAME_BYTES * depth,
-                     max_memory, what())
-        limit = 0
-    elif limit is None:
-        limit = resolve_max_memory(max_memory)
-    checked = len(win)
-    moves = _moves_upto(game, max(sizes, default=0))     # None: a heap with no move
-
-    def children(pos: Position) -> Iterable[Position]:
-        # The largest heaps first: their options are the likeliest to be
-        # known already (kept, or answered by the shortcut).
-        for i in range(len(pos) - 1, -1, -1):
-            h = pos[i]
-            if i + 1 < len(pos) and pos[i + 1] == h:
-                continue                    # the same heap again: the same moves
-            rest = pos[:i] + pos[i + 1:]
-            for opt in cast(list[Position], moves[h]):
-                yield tuple(sorted(rest + opt))
-
-    def lookup(pos: Position) -> bool | None:
-        known = win.get(pos)
-        if known is None and shortcut is not None:
-            known = shortcut(pos)
-        return known
-
-    def opened(pos: Position) -> list[Any] | None:
-        """A frame for pos, or None when a move to a known losing position
-        decides it at once (looked for before searching any option)."""
-        if any(lookup(child) is False for child in children(pos)):
-            win[pos] = True
-            return None
-        return [pos, iter(children(pos)), None]
-
-    start = tuple(sorted(h for h in sizes if h and moves[h] is not None))
-    known = lookup(start)
-    if known is not None:
-        return WIN if known else LOSS
-    # Frames: a position, its children still to look at, the child being decided.
-    first = opened(start)
-    stack: list[list[Any]] = [first] if first is not None else []
-    while stack and start not in win:
-        frame = stack[-1]
-        pos, it, pending = frame
-        if pending is not None:
-            if not win[pending]:
-                win[pos] = True             # a move to a losing position
-                stack.pop()
-                continue
-            frame[2] = None
-        for child in it:
-            known = lookup(child)
-            if known is None:
-                if limit and len(win) >= checked + 4096:
-                    checked = len(win)
-                    check_memory(_POSITION_BYTES * checked + _FRAME_BYTES * len(stack),
-                                 max_memory, what(), limit=limit)
-                nxt = opened(child)
-                if nxt is None:             # decided at once: a winning child
-                    continue
-                frame[2] = child
-                stack.append(nxt)
-                break
-            if not known:
-                win[pos] = True
-                stack.pop()
-                break
-        else:
-            win[pos] = False                # every move to a winning position
-            stack.pop()
-    return WIN if win[start] else LOSS
 
 
 # -- learning the quotient -------------------------------------------------------------
@@ -544,80 +394,23 @@ def _check_options(table: npt.NDArray[np.int64], lose: npt.NDArray[np.bool_],
     return None
 
 
-def misere_quotient(game: TakeAndBreakGame, n: int, *, max_order: int = 2000,
-                    max_memory: int | None = None) -> MisereQuotient:
-    """The misère quotient of ``game`` for the sums of heaps up to ``n``.
-
-    Plambeck and Siegel's quotient: sums of heaps modulo
-    indistinguishability.  The answer is exact: it gives the misère outcome
-    of every sum of heaps <= n, of any size.
-
-    How: a candidate is learned from misère outcomes of sums (computed by
-    exhaustive search, as :meth:`TakeAndBreakGame.outcome` does), in the
-    manner of Angluin's L*: sums are told apart by their outcomes when test
-    sums are added to them, and the candidate's states are the classes so
-    found.  The candidate is then proved by a finite check (the closure of
-    (element, elements-with-a-P-option) pairs over every sum; see
-    ``_check_options``).  A failed check, or heaps whose products do not
-    commute, names a sum where the candidate goes wrong; it yields a new
-    test sum and the candidate is learned again.  Elements are told apart
-    only by true outcomes, so the result is the quotient itself, not a
-    larger monoid that maps onto it.
-
-    Parameters
-    ----------
-    game : TakeAndBreakGame
-    n : int
-        The largest heap size, >= 0.
-    max_order : int, default 2000
-        Refuse quotients with more elements (wild games can have huge or
-        infinite quotients).
-    max_memory : int, optional
-        Bytes it may take (default: the memory available): checked for the
-        heaps' options before it starts, and for the searches' positions,
-        the table and the check's pairs as each grows (each against the
-        whole limit).
-
-    Returns
-    -------
-    MisereQuotient
-
-    Raises
-    ------
-    QuotientTooLarge
-        If the quotient has more than ``max_order`` elements.
-    MemoryLimitError
-        If the options, a misère search, the table or the check may need
-        more than ``max_memory``.
-    TypeError, ValueError
-        For a game that is not a take-and-break game, a bad ``n`` or
-        ``max_order``.
-
-    Examples
-    --------
-    >>> from grundy import OctalGame
-    >>> q = misere_quotient(OctalGame("0.75"), 12)
-    >>> [q.words[x] for x in q.heap_elements]
-    ['1', 'a', 'b', 'a', 'b', 'c', 'b', 'c', 'b', 'ab^2', 'b', 'ab^2', 'b']
-    """
-    from grundy.octal import TakeAndBreakGame      # (grundy.octal imports this module)
-    if not isinstance(game, TakeAndBreakGame):
-        raise TypeError(f"game must be a TakeAndBreakGame, got {shorten(game)}")
-    n = check_count(n, "n")
-    max_order = check_count(max_order, "max_order", 1)
-    # The heaps' options, kept by the game (the rest is counted as it grows).
-    take0, take1, take2, take3 = (len(r) for r in game._rules)
-    options = (take0 + take1) * n + take2 * n * n // 4 + take3 * n ** 3 // 36
-    check_memory(_OPTION_BYTES * options, max_memory,
+def learn(game: Any, search: MisereSearch, rule_sizes: Sequence[int], n: int, max_order: int,
+          max_memory: int | None) -> MisereQuotient:
+    """The misère quotient of ``game``'s sums of heaps up to ``n``, learned
+    from the misère outcomes ``search`` gives, and proved (the work of
+    :func:`grundy.misere_quotient`, its arguments checked; ``rule_sizes``:
+    how many numbers of tokens each kind of move takes, for the estimate of
+    the heaps' options)."""
+    check_memory(search.options_bytes(n, rule_sizes), max_memory,
                  f"the misère quotient of {shorten(game, 30)} up to heap {shown_int(n)}")
-    with game._lock:                        # the game's kept positions grow
-        return _learn(game, n, max_order, max_memory)
+    with search.lock:                       # the kept positions grow
+        return _learn(game, search, n, max_order, max_memory)
 
 
-def _learn(game: TakeAndBreakGame, n: int, max_order: int, max_memory: int | None
+def _learn(game: Any, search: MisereSearch, n: int, max_order: int, max_memory: int | None
            ) -> MisereQuotient:
-    """misere_quotient's work (its checks done, the game locked)."""
-    moves = _live_moves(game, n)
+    """learn()'s work (the search locked)."""
+    moves = search.live_moves(n)
     # The quotient proved for the heaps below the ones being learned: it
     # gives the outcome of their sums at once, to the searches.
     proved: tuple[int, list[list[int]], list[bool], dict[int, int]] | None = None
@@ -634,7 +427,7 @@ def _learn(game: TakeAndBreakGame, n: int, max_order: int, max_memory: int | Non
     limit = resolve_max_memory(max_memory)
 
     def wins(pos: Position) -> bool:
-        return misere_search(game, list(pos), max_memory, shortcut=shortcut, limit=limit) == WIN
+        return search.outcome(list(pos), max_memory, shortcut=shortcut, limit=limit) == WIN
 
     contexts: list[Position] = [()]
     table = np.zeros((1, 1), dtype=np.int64)
@@ -685,24 +478,6 @@ def _wrong_sum(pos: list[int], moves: dict[int, list[Position]], learner: _Learn
                 return x
     raise AssertionError(f"misère quotient: the check failed at {pos}, whose outcome "
                          f"and options' are right")
-
-
-def _moves_upto(game: TakeAndBreakGame, n: int) -> dict[int, list[Position] | None]:
-    """The game's kept options of heaps 1..n (at least), grown as needed:
-    for each heap, its options with the heaps that have no move dropped
-    (they change nothing in a sum), or None when it has no move itself."""
-    known = game._misere_moves
-    for h in range(len(known) + 1, n + 1):  # options are sums of smaller heaps
-        opts = game.options(h)
-        known[h] = sorted({tuple(x for x in o if known[x] is not None) for o in opts}
-                          ) if opts else None
-    return known
-
-
-def _live_moves(game: TakeAndBreakGame, n: int) -> dict[int, list[Position]]:
-    """The heaps 1..n with a move, each with its options (as _moves_upto)."""
-    known = _moves_upto(game, n)
-    return {h: m for h in range(1, n + 1) if (m := known[h]) is not None}
 
 
 # -- the presentation --------------------------------------------------------------------

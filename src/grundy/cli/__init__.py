@@ -23,10 +23,10 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from grundy import __version__
+from grundy._version import __version__
 
 if TYPE_CHECKING:
-    from grundy.graph import GameGraph
+    from grundy.engine.graph import GameGraph
 
 EXIT_INPUT = 2          # bad input, or a computation refused
 EXIT_OUTPUT = 1         # the output could not be written
@@ -85,7 +85,7 @@ def read_graph(data: bytes, *, one_based: bool = False,
     """Parse ``n m`` then m lines ``u v`` into a GameGraph."""
     from grundy._common import check_memory
     from grundy._core import textio
-    from grundy.graph import GameGraph, build_bytes, solve_bytes
+    from grundy.engine.graph import GameGraph, build_bytes, solve_bytes
     import numpy as np
 
     count = textio.count_tokens(data)
@@ -121,7 +121,7 @@ def read_graph(data: bytes, *, one_based: bool = False,
 
 def _cmd_graph(args: argparse.Namespace) -> None:
     from grundy._core import textio
-    from grundy.graph import GameGraph
+    from grundy.engine.graph import GameGraph
 
     data = _read_input(args.file)
     if args.format == "edges":
@@ -208,7 +208,7 @@ def _answer_big_piles(data: bytes, answers: bytes, big: list[tuple[int, int, int
     (already checked: ASCII digits, spaces and tabs), computed exactly with
     Python integers."""
     from grundy._common import LOSS
-    from grundy.nim import nim_move, nim_outcome
+    from grundy.impartial.nim import nim_move, nim_outcome
 
     parts, done = [], 0
     for lineno, offset, start, end in big:
@@ -233,7 +233,7 @@ def _answer_big_piles(data: bytes, answers: bytes, big: list[tuple[int, int, int
 # -- grundy police -----------------------------------------------------------
 
 def _cmd_police(args: argparse.Namespace) -> None:
-    from grundy.police import PoliceThief
+    from grundy.games.police import PoliceThief
 
     board = PoliceThief.parse(_read_input(args.file))
     sol = board.solve(max_memory=args.max_memory, progress=_progress(), threads=args.threads)
@@ -256,7 +256,7 @@ def _cmd_police(args: argparse.Namespace) -> None:
 
 def _cmd_octal(args: argparse.Namespace) -> None:
     from grundy._common import check_memory, shown_int
-    from grundy.octal import parse_game
+    from grundy.impartial.octal.game import parse_game
 
     n = _count(args.n, "N")
     quotient_heaps = (None if args.misere_quotient is None else
@@ -285,7 +285,7 @@ def _cmd_octal(args: argparse.Namespace) -> None:
         _write((f"period {per.period} preperiod {per.preperiod} proved-at {per.proved_at}"
                 if per is not None else f"no period found up to {n}").encode() + b"\n")
     if quotient_heaps is not None:
-        from grundy.misere import misere_quotient
+        from grundy.impartial.octal.game import misere_quotient
 
         quotient = misere_quotient(game, quotient_heaps, max_memory=args.max_memory)
         _write(str(quotient).encode() + b"\n")
@@ -337,7 +337,7 @@ def _plot(path: str, picture: str, *args: Any) -> None:
 # -- grundy query ---------------------------------------------------------------
 
 def _cmd_query(args: argparse.Namespace) -> None:
-    from grundy.store import load
+    from grundy import load
 
     try:
         saved = load(args.file, mmap=True, verify=not args.no_verify)
@@ -350,9 +350,9 @@ def _cmd_query(args: argparse.Namespace) -> None:
 
 def _summary(saved: Any) -> list[str]:
     """What a saved file holds, when no position is asked about."""
-    from grundy.loopy import LoopyValues
-    from grundy.octal import TakeAndBreakGame
-    from grundy.solution import Solution
+    from grundy.engine.graph import LoopyValues
+    from grundy.impartial.octal.game import TakeAndBreakGame
+    from grundy.engine.solution import Solution
 
     if isinstance(saved, TakeAndBreakGame):
         known = saved._n
@@ -373,8 +373,8 @@ def _summary(saved: Any) -> list[str]:
 def _answer(saved: Any, text: str, max_memory: int | None) -> str:
     """One line: the position as given, then what the saved file says of it."""
     from grundy._common import shorten
-    from grundy.loopy import LoopyValues
-    from grundy.octal import TakeAndBreakGame
+    from grundy.engine.graph import LoopyValues
+    from grundy.impartial.octal.game import TakeAndBreakGame
 
     if isinstance(saved, TakeAndBreakGame):
         if not re.fullmatch(r"[0-9]+(\+[0-9]+)*", text, re.ASCII):
@@ -404,7 +404,7 @@ def _evaluation(sol: Any, position: Any) -> str:
 
 def _shown(sol: Any, position: Any) -> str:
     """A position as 'query' reads it back."""
-    from grundy.police import PolicePosition
+    from grundy.games.police import PolicePosition
 
     if isinstance(position, PolicePosition):
         (pr, pc), (tr, tc) = position.police, position.thief
@@ -417,7 +417,7 @@ def _position(saved: Any, text: str) -> Any:
     import ast
 
     from grundy._common import shorten
-    from grundy.police import PolicePosition, PoliceThiefSolution
+    from grundy.games.police import PolicePosition, PoliceThiefSolution
 
     if isinstance(saved, PoliceThiefSolution):
         if text == "start":
@@ -764,7 +764,7 @@ def _main(argv: Sequence[str] | None) -> int:
                 sys.stdout.flush()               # --help > /dev/full must say so
             return exc.code if isinstance(exc.code, int) else EXIT_INPUT
         # Import the solvers here, inside the error handling (Ctrl-C included).
-        import grundy.graph  # noqa: F401
+        import grundy.engine.graph  # noqa: F401
         args.run(args)
         if sys.stdout is not None:
             sys.stdout.flush()

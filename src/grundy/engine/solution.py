@@ -36,6 +36,7 @@ import numpy.typing as npt
 
 from grundy._common import (DRAW, LOSS, NO_MOVE, TIE, WIN, Outcome, as_int64_array, check_int,
                             readonly)
+from grundy.engine.store import save
 
 __all__ = ["Evaluation", "Solution"]
 
@@ -387,7 +388,7 @@ class Solution(abc.ABC):
         """Write the solution to a file that :func:`grundy.load` reads back.
 
         The file is a numpy ``.npz`` archive of the arrays with a JSON
-        header (format: :mod:`grundy.store`), written atomically: it appears
+        header (format: :mod:`grundy.engine.store`), written atomically: it appears
         complete or not at all.  ``grundy.load(path, mmap=True)`` answers
         from it without reading it into memory.
 
@@ -413,12 +414,10 @@ class Solution(abc.ABC):
         >>> grundy.load(path).line(0)
         [0, 1, 2]
         """
-        from grundy.store import save
-
         save(self, path)
 
     def _saved(self) -> tuple[str, Any, dict[str, npt.NDArray[Any]]]:
-        """``(kind, data, arrays)`` for :func:`grundy.store.save`."""
+        """``(kind, data, arrays)`` for :func:`grundy.engine.store.save`."""
         raise TypeError(f"a {type(self).__name__} cannot be saved: only the solutions of "
                         f"graphs, police-and-thief boards and games from rules can")
 

@@ -14,7 +14,7 @@ Two protocols describe a game:
 :func:`solve_game` explores (iteratively, breadth first: games a million
 moves deep are fine), builds the game graph and solves it, ties included.
 The result is a :class:`GameSolution`, which speaks the protocol of every
-solved game (:mod:`grundy.solution`).
+solved game (:mod:`grundy.engine.solution`).
 
 Memory: the per-position protocol keeps each distinct position (your
 object, a dict entry and a list slot: about 100 bytes besides the object
@@ -26,6 +26,7 @@ Examples
 --------
 Take 1 or 2 from a heap of 5; taking the last one ties the game:
 
+>>> from grundy import TIE
 >>> class TakeAway(Game):
 ...     def start(self):
 ...         return 5
@@ -39,24 +40,22 @@ Take 1 or 2 from a heap of 5; taking the last one ties the game:
 """
 from __future__ import annotations
 
-from array import array
-from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
-from typing import Any, NamedTuple, NoReturn
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from grundy._common import (LOSS, TIE, WIN, Int64Array, MemoryLimitError, Outcome,
-                            check_bool, check_count, check_memory, check_number, check_threads,
-                            is_hashable,
-                            readonly, resolve_max_memory, shorten)
-from grundy._progress import Progress, Report, check_progress, reporting
-from grundy.graph import GameGraph, solve_bytes
-from grundy.solution import Solution
+from grundy._common import (Int64Array, Outcome, check_bool, check_count, check_number,
+                            check_threads, readonly, shorten)
+from grundy._core.explore import CodeTable
+from grundy._progress import Progress, check_progress, reporting
+from grundy.engine.explore import explore, explore_batch
+from grundy.engine.graph import GameGraph, graph_data, saved_graph
+from grundy.engine.solution import Solution, checked_array
+from grundy.engine.store import positions_data, positions_of, saved_solution
 
 __all__ = ["Game", "BatchGame", "GameSolution", "solve_game"]
-
-_PRIMITIVE: dict[object, int] = {None: 0, WIN: int(WIN), LOSS: int(LOSS), TIE: int(TIE)}
 
 
 class Game:
@@ -294,8 +293,6 @@ class GameSolution(Solution):
     def __init__(self, graph: GameGraph, positions: Sequence[Hashable] | Int64Array,
                  outcome: npt.NDArray[np.int8], remoteness: Int64Array, move: Int64Array, *,
                  canonical: Callable[[Any], Hashable] | None = None) -> None:
-        from grundy.solution import checked_array
-
         if not isinstance(graph, GameGraph):
             raise TypeError(f"graph must be a GameGraph, got {shorten(graph)}")
         n = graph.n_positions
@@ -314,8 +311,6 @@ class GameSolution(Solution):
                                          self._canonical, self._batch_canonical))
 
     def _saved(self) -> tuple[str, Any, dict[str, npt.NDArray[Any]]]:
-        from grundy.store import graph_data, positions_data
-
         batch = isinstance(self._positions, np.ndarray)
         names, arrays = positions_data(self._positions, self.n_positions)
         arrays.update(graph_data(self.graph)[1], outcome=self._outcome,
@@ -324,8 +319,6 @@ class GameSolution(Solution):
 
     @classmethod
     def _from_saved(cls, data: Any, arrays: dict[str, npt.NDArray[Any]]) -> GameSolution:
-        from grundy.store import positions_of, saved_graph, saved_solution
-
         graph = saved_graph(None, arrays)
         n = graph.n_positions
         positions = positions_of(data["positions"], arrays, n)
@@ -544,170 +537,10 @@ def _restore_game_solution(cls: type[GameSolution], graph: GameGraph,
 
 
 def _code_table(codes: Int64Array) -> Any:
-    from grundy._core.explore import CodeTable
-
     table = CodeTable(max(len(codes), 1))
     ids = np.empty(len(codes), dtype=np.int64)
     table.insert(codes, ids)
     return table
-
-
-# -- exploration ------------------------------------------------------------------------
-
-class Explored(NamedTuple):
-    """What :func:`explore` found: positions ``first..`` of its position list.
-
-    ``indptr`` (one entry per new position, plus one) ranges over
-    ``indices``, the numbers of the positions each moves to; with
-    ``sums``, it ranges over options instead, option k being the sum of
-    the positions ``indices[component_ptr[k]:component_ptr[k + 1]]``.
-    ``labels`` holds each new position's primitive value (0: not over).
-    """
-
-    first: int
-    indptr: Int64Array
-    indices: Int64Array
-    labels: npt.NDArray[np.int8]
-    component_ptr: Int64Array | None
-
-
-def explore(starts: Iterable[Hashable], moves: Callable[[Any], Iterable[Hashable]],
-            primitive: Callable[[Any], Any] | None = None,
-            canonical: Callable[[Any], Hashable] | None = None, *,
-            sums: type[Any] | None = None,
-            index: dict[Hashable, int] | None = None, positions: list[Hashable] | None = None,
-            max_positions: int | None = None, max_memory: int | None = None,
-            progress: Report | None = None, what: str = "the game") -> Explored:
-    """Every position reachable from ``starts``, breadth first, each once:
-    the one exploration loop of the library (games from their rules,
-    impartial games, loopy values).
-
-    New positions are numbered after those already in ``positions`` (and
-    ``index``, their numbers), which the caller may keep from an earlier
-    exploration: known positions are not expanded again.  A position whose
-    primitive value is not None is not asked for its moves.  With ``sums``
-    (a class), each option of a position that is an instance of it is a sum
-    of the positions listed by its ``parts`` (impartial games).
-    """
-    if index is None or positions is None:
-        index, positions = {}, []
-    first = len(positions)
-    known, order = index, positions
-    get = known.get
-
-    def new(p: Hashable) -> int:
-        j = len(order)
-        if max_positions is not None and j >= max_positions:
-            raise MemoryLimitError(f"{what} has more than max_positions = {max_positions:,} "
-                                   f"positions", needed=None, limit=None)
-        known[p] = j
-        order.append(p)
-        return j
-
-    def unhashable(exc: TypeError, found: Iterable[Any], source: str) -> NoReturn:
-        """Name the unhashable position, or re-raise a TypeError of the rules."""
-        bad = next((c for c in found if not is_hashable(c)), None)
-        if bad is None:
-            raise exc
-        raise TypeError(f"{source} gave {shorten(bad)}, which is not hashable: positions "
-                        f"must be hashable (use a tuple, not a list)") from None
-
-    for p in starts:
-        c = canonical(p) if canonical is not None else p
-        try:
-            if get(c) is None:
-                new(c)
-        except TypeError as exc:
-            unhashable(exc, [c], "start()" if canonical is None else "canonical(start())")
-    indices = array("q")
-    append = indices.append
-    indptr = array("q", [0])
-    component_ptr = array("q", [0])
-    labels = bytearray()
-    limit = resolve_max_memory(max_memory)       # what was there when we began
-    i = first
-    check_at = (i + (1 << 14), 1 << 16)     # the next memory check: positions, moves
-    while i < len(order):
-        p = order[i]
-        try:
-            value = primitive(p) if primitive is not None else None
-        except Exception as exc:
-            raise _noted(exc, f"primitive({shorten(p)})")
-        try:           # None, or an int outcome (True, 1.0 are refused, as everywhere)
-            if value is not None and type(value) is not Outcome and not (
-                    isinstance(value, int) and not isinstance(value, bool)):
-                raise TypeError
-            label = _PRIMITIVE[value]
-        except (KeyError, TypeError):
-            raise TypeError(f"primitive({shorten(p)}) returned {shorten(value)}: expected WIN, "
-                            f"LOSS, TIE or None") from None
-        labels.append(label & 0xFF)
-        if not label:
-            try:
-                succ: Iterable[Any] = moves(p)
-            except Exception as exc:
-                raise _noted(exc, f"moves({shorten(p)})")
-            if isinstance(succ, (str, bytes)) or not hasattr(succ, "__iter__"):
-                raise TypeError(f"moves({shorten(p)}) must return an iterable of positions, "
-                                f"got {shorten(succ)}")
-            # The hot loops: one dict lookup and one append per move.
-            try:
-                if sums is not None:
-                    for option in succ:
-                        for c in (option.parts if isinstance(option, sums) else (option,)):
-                            j = get(c)
-                            append(new(c) if j is None else j)
-                        component_ptr.append(len(indices))
-                elif canonical is None:
-                    for c in succ:
-                        j = get(c)
-                        append(new(c) if j is None else j)
-                else:
-                    for c in succ:
-                        c = canonical(c)
-                        j = get(c)
-                        append(new(c) if j is None else j)
-            except TypeError as exc:
-                found: Iterable[Any] = moves(p) if isinstance(succ, Iterator) else succ
-                if sums is not None:
-                    found = [c for o in found
-                             for c in (o.parts if isinstance(o, sums) else (o,))]
-                elif canonical is not None:
-                    found = [canonical(c) for c in found]
-                unhashable(exc, found, f"moves({shorten(p)})" if canonical is None else
-                           f"canonical() of a move of moves({shorten(p)})")
-        indptr.append(len(component_ptr) - 1 if sums is not None else len(indices))
-        i += 1
-        if i >= check_at[0] or len(indices) >= check_at[1]:
-            # What is held (the positions, about 120 bytes each, and 8 bytes a
-            # move) and the solve to come, for what is known so far.
-            check_at = (i + (1 << 14), len(indices) + (1 << 16))
-            check_memory(solve_bytes(len(order), len(indices)) + 120 * len(order)
-                         + 8 * len(indices), max_memory,
-                         f"exploring {what} ({len(order):,} positions and "
-                         f"{len(indices):,} moves so far)", limit=limit)
-            if progress is not None:
-                progress(i - first, len(order) - first)
-    if progress is not None:
-        progress(i - first, len(order) - first)
-    return Explored(first, _int64(indptr), _int64(indices),
-                    np.frombuffer(labels, dtype=np.int8),
-                    _int64(component_ptr) if sums is not None else None)
-
-
-def _noted(exc: Exception, call: str) -> Exception:
-    """The rules' own exception, with a note naming the call that raised it
-    (Python 3.11+ shows notes under the traceback)."""
-    if hasattr(exc, "add_note"):
-        exc.add_note(f"grundy: raised by {call} while exploring the game")
-    return exc
-
-
-def _int64(values: array[int]) -> Int64Array:
-    """The array's memory as an int64 numpy array (no copy: the array is
-    kept alive by it, and never grows again)."""
-    return np.frombuffer(values, dtype=np.int64) if len(values) else \
-        np.zeros(0, dtype=np.int64)
 
 
 def solve_game(game: Any, *, start: Any = None, misere: bool = False,
@@ -771,8 +604,6 @@ def solve_game(game: Any, *, start: Any = None, misere: bool = False,
     check_progress(progress)
     threads = check_threads(threads)
     if isinstance(game, BatchGame):
-        from grundy.batch import explore_batch
-
         first = game.start() if start is None else start
         with reporting(progress, f"exploring {shorten(game, 30)}") as report:
             table, indptr, indices, labels = explore_batch(

@@ -54,13 +54,15 @@ import stat
 import struct
 import zipfile
 import zlib
-from collections.abc import Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from grundy._common import check_bool, check_memory, shorten
+from grundy._version import __version__
+from grundy.engine.positions import decode_positions, encode_positions
 
 __all__ = ["load", "FileFormatError"]
 
@@ -71,16 +73,6 @@ HEADER = "header.json"
 # Python objects): the header is counted against max_memory before it is read.
 _HEADER_EXPANSION = 32
 _CHUNK = 1 << 24                    # bytes per step of the CRC check
-
-# Kind -> "module:class" whose ``_from_saved(data, arrays)`` rebuilds it.
-_KINDS = {
-    "graph": "grundy.graph:GraphSolution",
-    "police": "grundy.police:PoliceThiefSolution",
-    "game": "grundy.game:GameSolution",
-    "take-and-break": "grundy.octal:TakeAndBreakGame",
-    "loopy": "grundy.loopy:LoopyValues",
-}
-
 
 class FileFormatError(ValueError):
     """A file that :func:`grundy.load` cannot read as a saved solution.
@@ -119,67 +111,6 @@ class FileFormatError(ValueError):
 
 # -- positions as JSON ----------------------------------------------------------------
 
-def encode_positions(positions: Sequence[Hashable]) -> list[Any]:
-    """Positions as JSON values (tuples as lists, tagged frozensets, bytes, sums).
-
-    Raises TypeError for a position of another type.
-    """
-    from grundy.impartial import Sum
-
-    def enc(p: Any) -> Any:
-        if p is None or isinstance(p, (bool, str)):
-            return p
-        if isinstance(p, np.bool_):
-            return bool(p)
-        if isinstance(p, (int, np.integer)):
-            return int(p)
-        if isinstance(p, (float, np.floating)):
-            if not math.isfinite(p):
-                raise TypeError(f"cannot save the position {p!r}: JSON has no {p!r}")
-            return float(p)
-        if isinstance(p, tuple):
-            return [enc(x) for x in p]
-        if isinstance(p, frozenset):
-            return {"frozenset": [enc(x) for x in p]}
-        if isinstance(p, bytes):
-            return {"bytes": p.hex()}
-        if isinstance(p, Sum):
-            return {"sum": [enc(x) for x in p.parts]}
-        raise TypeError(f"cannot save the position {shorten(p)} ({type(p).__name__}): saved "
-                        f"positions are ints, strings, bools, None, floats, bytes, and "
-                        f"tuples, frozensets and Sums of them")
-
-    try:
-        return [enc(p) for p in positions]
-    except RecursionError:
-        raise TypeError("cannot save a position nested this deeply (tuples within tuples "
-                        "beyond Python's recursion limit)") from None
-
-
-def decode_positions(values: Any) -> list[Hashable]:
-    """The inverse of :func:`encode_positions`; ValueError for anything else."""
-    from grundy.impartial import Sum
-
-    def dec(v: Any) -> Any:
-        if v is None or isinstance(v, (bool, int, float, str)):
-            return v
-        if isinstance(v, list):
-            return tuple(dec(x) for x in v)
-        if isinstance(v, dict) and len(v) == 1:
-            (tag, inner), = v.items()
-            if tag == "frozenset" and isinstance(inner, list):
-                return frozenset(dec(x) for x in inner)
-            if tag == "bytes" and isinstance(inner, str):
-                return bytes.fromhex(inner)
-            if tag == "sum" and isinstance(inner, list):
-                return Sum(*(dec(x) for x in inner))
-        raise ValueError(f"a saved position is {shorten(v)}: not one the format writes")
-
-    if not isinstance(values, list):
-        raise ValueError(f"the saved positions are {shorten(values)}, not a list")
-    return [dec(v) for v in values]
-
-
 def positions_data(positions: Sequence[Hashable] | npt.NDArray[np.int64] | None, n: int
                    ) -> tuple[Any, dict[str, npt.NDArray[Any]]]:
     """How a kind saves its position names: ``(data, arrays)``.
@@ -214,26 +145,6 @@ def positions_of(data: Any, arrays: Mapping[str, npt.NDArray[Any]], n: int
     return names
 
 
-def graph_data(graph: Any) -> tuple[Any, dict[str, npt.NDArray[Any]]]:
-    """How a kind saves a GameGraph: ``(names data, arrays)``, the arrays
-    ``indptr`` and ``indices`` and, if needed, ``positions``."""
-    names, arrays = positions_data(None if graph._index is None else graph._positions,
-                                   graph.n_positions)
-    arrays.update(indptr=graph.indptr, indices=graph.indices)
-    return names, arrays
-
-
-def saved_graph(names: Any, arrays: Mapping[str, npt.NDArray[Any]]) -> Any:
-    """The GameGraph saved by :func:`graph_data` (its CSR checked; not copied)."""
-    from grundy.graph import GameGraph
-
-    indptr = need(arrays, "indptr", np.int64)
-    n = len(indptr) - 1
-    kept = positions_of(names, arrays, n)
-    return GameGraph._owned(indptr, need(arrays, "indices", np.int64),
-                            kept.tolist() if isinstance(kept, np.ndarray) else kept)
-
-
 def saved_solution(arrays: Mapping[str, npt.NDArray[Any]], n: int
                    ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """The ``outcome``, ``remoteness`` and ``move`` arrays of a saved solution
@@ -251,10 +162,8 @@ def save(obj: Any, path: str | os.PathLike[str]) -> None:
     The file appears complete or not at all: it is written beside ``path``
     under a temporary name and renamed when done.
     """
-    from grundy import __version__
-
     # Through a symbolic link to its target; errors name the path given.
-    given = _check_path(path)
+    given = check_path(path)
     path = os.path.realpath(given)
     kind, data, arrays = obj._saved()
     header = {"format": FORMAT, "version": VERSION, "kind": kind,
@@ -310,7 +219,12 @@ def replaced_when_done(tmp: str, path: str) -> Iterator[None]:
         raise
 
 
-def _check_path(path: Any) -> str:
+def check_path(path: Any) -> str:
+    """A path as text: TypeError unless a str or os.PathLike of str, ValueError if empty.
+
+    >>> check_path("a.npz")
+    'a.npz'
+    """
     if isinstance(path, bool) or not isinstance(path, (str, os.PathLike)):
         raise TypeError(f"path must be a str or os.PathLike, got {shorten(path)}")
     text = os.fspath(path)
@@ -323,61 +237,39 @@ def _check_path(path: Any) -> str:
 
 # -- reading ------------------------------------------------------------------------
 
-def load(path: str | os.PathLike[str], *, mmap: bool = False, verify: bool = True,
-         max_memory: int | None = None) -> Any:
-    """A solution (or value sequence) saved with ``save(path)``.
+def load(path: str | os.PathLike[str], kinds: Mapping[str, Callable[[Any, Saved], Any]], *,
+         mmap: bool = False, verify: bool = True, max_memory: int | None = None) -> Any:
+    """What ``obj.save(path)`` wrote: ``kinds[kind](data, arrays)`` of the file's header.
+
+    The reading half of the format (:func:`grundy.load` gives it the kinds
+    of every class that saves).  Every problem with the file, a rebuild
+    that refuses the data included, is a :class:`FileFormatError`.
 
     Parameters
     ----------
     path : str or os.PathLike
         The file.
-    mmap : bool, default False
-        Map the arrays read-only from the file instead of reading them:
-        a solution larger than memory answers queries from the pages it
-        touches.  Position names (looked up in a hash table), a
-        take-and-break game's values (which grow in place) and a loopy
-        solution's derived arrays are read into memory all the same, and
-        a graph's structure is checked by one pass over it.  Replacing the
-        file by a new one (``save``, ``mv``) is safe while it is mapped;
-        overwriting it in place (``cp``, ``numpy.savez``) is not: the
-        process then dies of SIGBUS at its next read.
-    verify : bool, default True
-        With ``mmap=True``: check every member's CRC-32 and every value's
-        range in one streaming pass first (reads the file once, keeps none
-        of it).  ``False`` opens at once, but a damaged byte inside the
-        arrays then goes unnoticed (a wrong answer, or an error at query
-        time).  Without ``mmap`` the checks are always made.
-    max_memory : int, optional
-        Bytes the arrays read into memory may take (default: the memory
-        available); a larger file is refused before it is read.
+    kinds : mapping
+        Kind -> the function rebuilding an object from the header's
+        ``data`` and the arrays (``cls._from_saved``).
+    mmap, verify, max_memory
+        As for :func:`grundy.load`.
 
     Returns
     -------
-    GraphSolution, PoliceThiefSolution, GameSolution, TakeAndBreakGame or LoopyValues
-        What was saved.
-
-    Raises
-    ------
-    FileNotFoundError, PermissionError, IsADirectoryError
-        If the file cannot be opened.
-    FileFormatError
-        If it is not a saved grundy file, is damaged (truncated, a changed
-        byte, an edited header), or was written by a newer format version.
-    MemoryLimitError
-        If reading it would need more than ``max_memory``.
+    object
+        What the kind's function returns.
 
     Examples
     --------
-    >>> import grundy, os, tempfile
-    >>> path = os.path.join(tempfile.mkdtemp(), "board.npz")
-    >>> grundy.PoliceThief.parse("1 4\\nP.ET").solve().save(path)
-    >>> sol = grundy.load(path, mmap=True)
-    >>> sol.result, sol.board.rows
-    ('The thief escapes', ('P.ET',))
+    >>> import os, tempfile
+    >>> from grundy.engine.graph import GraphSolution, GameGraph
+    >>> path = os.path.join(tempfile.mkdtemp(), "g.npz")
+    >>> GameGraph.from_edges([(0, 1)]).solve().save(path)
+    >>> load(path, {"graph": GraphSolution._from_saved}).line(0)
+    [0, 1]
     """
-    import importlib
-
-    path = _check_path(path)
+    path = check_path(path)
     mmap = check_bool(mmap, "mmap")
     verify = check_bool(verify, "verify")
     check_memory(0, max_memory, "loading")           # a bad max_memory is the caller's
@@ -393,10 +285,8 @@ def load(path: str | os.PathLike[str], *, mmap: bool = False, verify: bool = Tru
         raise FileFormatError(path, "not a saved grundy solution (not a regular file)")
     with os.fdopen(fd, "rb") as f:
         try:
-            header, arrays = _read(f, path, st.st_size, mmap, verify, max_memory)
-            module, _, cls = _KINDS[header["kind"]].partition(":")
-            target = getattr(importlib.import_module(module), cls)
-            return target._from_saved(header["data"], arrays)
+            header, arrays = _read(f, path, st.st_size, mmap, verify, max_memory, kinds)
+            return kinds[header["kind"]](header["data"], arrays)
         except FileFormatError:
             raise
         except OSError as exc:
@@ -423,8 +313,8 @@ def _problem(exc: BaseException) -> str:
     return f"damaged: {text}"
 
 
-def _read(f: Any, path: str, size: int, mmap: bool, verify: bool, max_memory: int | None
-          ) -> tuple[dict[str, Any], Saved]:
+def _read(f: Any, path: str, size: int, mmap: bool, verify: bool, max_memory: int | None,
+          kinds: Mapping[str, Any]) -> tuple[dict[str, Any], Saved]:
     """The checked header and the arrays of an open file."""
     if not zipfile.is_zipfile(f):
         raise FileFormatError(path, "not a saved grundy solution (not a zip/npz archive)")
@@ -443,7 +333,7 @@ def _read(f: Any, path: str, size: int, mmap: bool, verify: bool, max_memory: in
     check_memory(_HEADER_EXPANSION * info.file_size, max_memory,
                  f"reading the header of {shorten(path)} ({info.file_size:,} bytes)")
     header = _check_header(path, json.loads(_member(zf, info, path).decode("utf-8"),
-                                            parse_constant=_no_constant))
+                                            parse_constant=_no_constant), kinds)
     specs = header["arrays"]
     needed = 0
     for name, spec in specs.items():
@@ -479,7 +369,7 @@ def _member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, path: str) -> bytes:
         raise FileFormatError(path, f"damaged: {info.filename}: {exc}") from None
 
 
-def _check_header(path: str, header: Any) -> dict[str, Any]:
+def _check_header(path: str, header: Any, kinds: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise FileFormatError(path, f"not a saved grundy solution ({HEADER} does not say "
                                     f"\"format\": \"grundy\")")
@@ -492,9 +382,9 @@ def _check_header(path: str, header: Any) -> dict[str, Any]:
                                     f"format version {version}); this grundy reads format "
                                     f"version {VERSION}: upgrade grundy to read it")
     kind = header.get("kind")
-    if kind not in _KINDS:
+    if not isinstance(kind, str) or kind not in kinds:
         raise FileFormatError(path, f"damaged: unknown kind {shorten(kind)} (known: "
-                                    f"{', '.join(_KINDS)})")
+                                    f"{', '.join(kinds)})")
     specs = header.get("arrays")
     if not isinstance(specs, dict) or not isinstance(header.get("data"), dict):
         raise FileFormatError(path, "damaged: the header lacks its arrays or data")

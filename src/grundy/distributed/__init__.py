@@ -26,7 +26,7 @@ The games it takes:
 
 - a police-and-thief board (:class:`grundy.PoliceThief`): each worker
   rebuilds the compiled rules from the board;
-- any compiled game (a ``MoveSource`` plug-in, see :mod:`grundy.implicit`),
+- any compiled game (a ``MoveSource`` plug-in, see :mod:`grundy.engine.source`),
   given as a picklable function of no arguments that builds it
   (``functools.partial(MySource, ...)``: a compiled source itself cannot be
   sent to a worker);
@@ -116,11 +116,11 @@ import numpy.typing as npt
 from grundy._common import (DRAW, TIE, Int64Array, as_int64_array, check_bool,
                             check_count, check_memory, check_number, readonly, shorten)
 from grundy._progress import Progress, check_progress, reporting
-from grundy.implicit import StateSolution
-from grundy.solution import Solution
+from grundy.engine.source import StateSolution
+from grundy.engine.solution import Solution
 
 if TYPE_CHECKING:
-    from grundy.police import PoliceThief, PoliceThiefSolution
+    from grundy.games.police import PoliceThief, PoliceThiefSolution
 
 __all__ = ["solve", "SolveStats", "WorkerLostError", "BatchGameSolution", "SavedBlocks",
            "load_blocks"]
@@ -262,7 +262,7 @@ class _BatchRules:
         self.n = n
 
     def _csr(self, result: Any, method: str, k: int) -> tuple[Int64Array, Int64Array]:
-        from grundy.batch import _int64_array
+        from grundy.engine.explore import _int64_array
 
         if not (isinstance(result, tuple) and len(result) == 2):
             raise TypeError(f"{method}(codes) must return (offsets, codes), got "
@@ -633,7 +633,7 @@ def _worker_memory() -> int:
 def _game_spec(game: Any) -> tuple[str, Any, int, Any]:
     """(kind, what the workers get, number of states, the client's rules)."""
     from grundy._core.retrograde import MoveSource
-    from grundy.police import PoliceThief
+    from grundy.games.police import PoliceThief
 
     if isinstance(game, PoliceThief):
         return "police", game, game.n_positions, None
@@ -1053,11 +1053,11 @@ def _solution(kind: str, spec: Any, client_rules: Any, outcome: npt.NDArray[np.i
     """The solution a single-machine solve of the game returns, on the arrays."""
     solution: Solution
     if kind == "police":
-        from grundy.police import PoliceThiefSolution
+        from grundy.games.police import PoliceThiefSolution
 
         solution = PoliceThiefSolution._of_board(spec, outcome, remoteness, None)
     elif kind == "source":
-        from grundy.implicit import SourceSolution
+        from grundy.engine.source import SourceSolution
 
         solution = SourceSolution._owned(client_rules, readonly(outcome), readonly(remoteness),
                                          None)
@@ -1155,7 +1155,7 @@ class BatchGameSolution(StateSolution):
     _position_name = "code"
 
     def __init__(self, game: Any, outcome: npt.ArrayLike, remoteness: npt.ArrayLike) -> None:
-        from grundy.solution import checked_array
+        from grundy.engine.solution import checked_array
 
         outcome = as_int64_array(outcome, "outcome", ndim=1)
         checked = checked_array(outcome, "outcome", np.int8, len(outcome), -1, 2)

@@ -7,7 +7,7 @@ primitive value.  :func:`solve_source` runs the one retrograde engine over
 it, with one byte of state and a narrow remoteness per state (2 bytes,
 rerun with 4 if a remoteness passes 65535), and returns a
 :class:`SourceSolution`, which speaks the protocol of every solved game
-(:mod:`grundy.solution`).  Police and thief (:mod:`grundy.police`) is such
+(:mod:`grundy.engine.solution`).  Police and thief (:mod:`grundy.games.police`) is such
 a plug-in.
 
 Examples
@@ -34,7 +34,7 @@ from grundy._common import (DRAW, INT64_MAX, Int64Array, check_bool, check_memor
                             check_number, check_threads, queue_limit_error, readonly, shorten)
 from grundy._core import retrograde as _retro
 from grundy._progress import Progress, check_progress, reporting
-from grundy.solution import Solution, checked_array
+from grundy.engine.solution import Solution, checked_array
 
 __all__ = ["SourceSolution", "solve_source"]
 

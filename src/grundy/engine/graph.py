@@ -3,7 +3,7 @@
 A position is a vertex 0..n-1 (or a name given to it); a move is a directed
 edge.  Cycles, self-loops and repeated edges are all allowed.  A solved
 graph is a :class:`GraphSolution`, which speaks the protocol of every solved
-game (:mod:`grundy.solution`).
+game (:mod:`grundy.engine.solution`).
 
 Examples
 --------
@@ -22,7 +22,7 @@ from typing import Any, NoReturn
 import numpy as np
 import numpy.typing as npt
 
-from grundy._common import (INT64_MAX, LOSS, TIE, WIN, CycleError, Int64Array,
+from grundy._common import (DRAW, INT64_MAX, LOSS, TIE, WIN, CycleError, Int64Array,
                             as_int64_array, check_bool, check_count, check_memory, check_number,
                             check_threads,
                             is_hashable, is_integer, queue_limit_error, readonly, shorten)
@@ -32,8 +32,10 @@ from grundy._core import loopy as _loopy
 from grundy._core import retrograde as _retro
 from grundy._core import textio as _textio
 from grundy._progress import Progress, check_progress, reporting
-from grundy.loopy import LoopyValues
-from grundy.solution import Solution, checked_array
+from grundy.engine.loopy import LoopyValue
+from grundy.engine.positions import decode_positions, encode_positions
+from grundy.engine.store import need, positions_data, positions_of, save, saved_solution
+from grundy.engine.solution import Solution, checked_array
 
 __all__ = ["GameGraph", "GraphSolution"]
 
@@ -1028,8 +1030,6 @@ class GraphSolution(Solution):
                                     self._move, self._start))
 
     def _saved(self) -> tuple[str, Any, dict[str, npt.NDArray[Any]]]:
-        from grundy.store import encode_positions, graph_data
-
         names, arrays = graph_data(self.graph)
         start = None if self._start is None else encode_positions([self._start])
         arrays.update(outcome=self._outcome, remoteness=self._remoteness, move=self._move)
@@ -1037,8 +1037,6 @@ class GraphSolution(Solution):
 
     @classmethod
     def _from_saved(cls, data: Any, arrays: dict[str, npt.NDArray[Any]]) -> GraphSolution:
-        from grundy.store import decode_positions, saved_graph, saved_solution
-
         graph = saved_graph(data["positions"], arrays)
         start = data["start"]
         if start is not None:
@@ -1149,3 +1147,260 @@ class GraphSolution(Solution):
         ('a', 'b')
         """
         return self.graph.positions
+
+
+class LoopyValues:
+    """Generalized Sprague-Grundy values of every position of a game graph.
+
+    Returned by :meth:`grundy.GameGraph.loopy_values`.  ``lv[p]`` is the
+    :class:`LoopyValue` of position ``p``.
+
+    Parameters
+    ----------
+    graph : GameGraph
+        The graph.
+    value : array_like of int
+        The finite values, -1 where infinite (copied as int64: ``finite``).
+    stages : int
+        Stages the algorithm used.
+
+    Raises
+    ------
+    TypeError
+        If ``graph`` is not a GameGraph, or ``value`` does not hold integers.
+    ValueError
+        If ``value`` has the wrong length or a value below -1.
+
+    Attributes
+    ----------
+    graph : GameGraph
+        The graph.
+    finite : numpy.ndarray
+        int64: the finite value of each position, -1 where infinite.
+    infinite : numpy.ndarray
+        bool: where the value is infinite.
+    outcome : numpy.ndarray
+        int8: WIN 1, LOSS -1, DRAW 0, as in every solution.
+    stages : int
+        Stages the algorithm used.
+
+    Examples
+    --------
+    >>> import grundy
+    >>> g = grundy.GameGraph.from_edges([(0, 1), (1, 2), (2, 0), (2, 3), (3, 4)])
+    >>> lv = g.loopy_values()
+    >>> lv
+    LoopyValues(n_positions=5, infinite=3, stages=2)
+    >>> lv[2], lv[3], lv.outcome.tolist()
+    (LoopyValue.inf({1}), LoopyValue(1), [0, 0, 0, 1, -1])
+    """
+
+    __slots__ = ("graph", "finite", "infinite", "outcome", "stages")
+
+    def __init__(self, graph: GameGraph, value: npt.ArrayLike, stages: int) -> None:
+        if not isinstance(graph, GameGraph):
+            raise TypeError(f"graph must be a GameGraph, got {shorten(graph)}")
+        self._setup(graph, checked_array(value, "value", np.int64, graph.n_positions, -1,
+                                         2 ** 63 - 1),
+                    check_count(stages, "stages"))
+
+    @classmethod
+    def _owned(cls, graph: GameGraph, value: Int64Array, stages: int) -> LoopyValues:
+        """Values a kernel computed (not copied, made read-only)."""
+        self = cls.__new__(cls)
+        self._setup(graph, readonly(value), stages)
+        return self
+
+    def _setup(self, graph: GameGraph, value: Int64Array, stages: int) -> None:
+        self.graph = graph
+        self.finite = value
+        self.infinite: npt.NDArray[np.bool_] = readonly(value < 0)
+        self.stages = stages
+        outcome = np.where(value > 0, WIN, np.where(value == 0, LOSS, DRAW)).astype(np.int8)
+        # inf(K) with 0 in K: a WIN (move to the 0).
+        indptr, indices = graph.indptr, graph.indices
+        zero_succ = value[indices] == 0
+        has_zero = np.zeros(len(value), dtype=bool)
+        src = np.repeat(np.arange(len(value)), np.diff(indptr))
+        has_zero[src[zero_succ]] = True
+        outcome[(value < 0) & has_zero] = WIN
+        self.outcome: npt.NDArray[np.int8] = readonly(outcome)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Through __init__, so the arrays are read-only after pickle or deepcopy.
+        return (type(self), (self.graph, np.array(self.finite), self.stages))
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the values (and their graph) to a file that :func:`grundy.load` reads back.
+
+        The format is that of :mod:`grundy.engine.store`, written atomically.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            The file to write (replaced if it exists; ``.npz`` by custom).
+
+        Raises
+        ------
+        TypeError
+            If a position name is of a type the format cannot hold.
+        OSError
+            If the file cannot be written.
+
+        Examples
+        --------
+        >>> import grundy, os, tempfile
+        >>> path = os.path.join(tempfile.mkdtemp(), "loopy.npz")
+        >>> g = grundy.GameGraph.from_edges([(0, 1), (1, 2), (2, 0), (2, 3), (3, 4)])
+        >>> g.loopy_values().save(path)
+        >>> grundy.load(path)[2]
+        LoopyValue.inf({1})
+        """
+        save(self, path)
+
+    def _saved(self) -> tuple[str, Any, dict[str, npt.NDArray[Any]]]:
+        names, arrays = graph_data(self.graph)
+        arrays["finite"] = self.finite
+        return "loopy", {"positions": names, "stages": self.stages}, arrays
+
+    @classmethod
+    def _from_saved(cls, data: Any, arrays: dict[str, npt.NDArray[Any]]) -> LoopyValues:
+        graph = saved_graph(data["positions"], arrays)
+        finite = need(arrays, "finite", np.int64, graph.n_positions, -1, 2 ** 63 - 1)
+        return cls._owned(graph, finite, check_count(data["stages"], "stages"))
+
+    @property
+    def n_positions(self) -> int:
+        """Number of positions.
+
+        Examples
+        --------
+        >>> import grundy
+        >>> grundy.GameGraph.from_edges([(0, 1)]).loopy_values().n_positions
+        2
+        """
+        return len(self.finite)
+
+    @property
+    def positions(self) -> Sequence[Hashable]:
+        """The graph's positions, in number order.
+
+        Examples
+        --------
+        >>> import grundy
+        >>> grundy.GameGraph.from_edges([("a", "b")], names=True).loopy_values().positions
+        ('a', 'b')
+        """
+        return self.graph.positions
+
+    def index(self, position: Hashable) -> int:
+        """Number of a position (see :meth:`grundy.GameGraph.index`).
+
+        Parameters
+        ----------
+        position
+            A position of the graph.
+
+        Returns
+        -------
+        int
+
+        Raises
+        ------
+        ValueError
+            If it is not a position of the graph.
+
+        Examples
+        --------
+        >>> import grundy
+        >>> grundy.GameGraph.from_edges([("a", "b")], names=True).loopy_values().index("b")
+        1
+        """
+        return self.graph.index(position)
+
+    def k(self, position: Hashable) -> frozenset[int]:
+        """K of a position: its successors' finite values if its value is
+        infinite, else the empty set.
+
+        Parameters
+        ----------
+        position
+            A position of the graph.
+
+        Returns
+        -------
+        frozenset of int
+
+        Raises
+        ------
+        ValueError
+            If it is not a position of the graph.
+
+        Examples
+        --------
+        >>> import grundy
+        >>> g = grundy.GameGraph.from_edges([(0, 1), (1, 2), (2, 0), (2, 3), (3, 4)])
+        >>> g.loopy_values().k(2)
+        frozenset({1})
+        """
+        i = self.graph.index(position)
+        if self.finite[i] >= 0:
+            return frozenset()
+        succ = self.graph.indices[self.graph.indptr[i]:self.graph.indptr[i + 1]]
+        vals = self.finite[succ]
+        return frozenset(int(x) for x in vals[vals >= 0])
+
+    def __getitem__(self, position: Hashable) -> LoopyValue:
+        """``lv[p]``: the :class:`LoopyValue` of a position.
+
+        Parameters
+        ----------
+        position
+            A position of the graph.
+
+        Returns
+        -------
+        LoopyValue
+
+        Raises
+        ------
+        TypeError, ValueError
+            If it is not a position of the graph.
+
+        Examples
+        --------
+        >>> import grundy
+        >>> lv = grundy.GameGraph.from_edges([(0, 1), (1, 0), (1, 2)]).loopy_values()
+        >>> lv[0], lv[1]
+        (LoopyValue(0), LoopyValue(1))
+        """
+        i = self.graph.index(position)
+        g = int(self.finite[i])
+        return LoopyValue(g) if g >= 0 else LoopyValue.inf(self.k(position))
+
+    def __len__(self) -> int:
+        return len(self.finite)
+
+    def __repr__(self) -> str:
+        return (f"LoopyValues(n_positions={len(self)}, infinite={int(self.infinite.sum())}, "
+                f"stages={self.stages})")
+
+
+# -- saved graphs ---------------------------------------------------------------------
+
+def graph_data(graph: GameGraph) -> tuple[Any, dict[str, npt.NDArray[Any]]]:
+    """How a kind saves a GameGraph: ``(names data, arrays)``, the arrays
+    ``indptr`` and ``indices`` and, if needed, ``positions``."""
+    names, arrays = positions_data(None if graph._index is None else graph._positions,
+                                   graph.n_positions)
+    arrays.update(indptr=graph.indptr, indices=graph.indices)
+    return names, arrays
+
+
+def saved_graph(names: Any, arrays: Mapping[str, npt.NDArray[Any]]) -> GameGraph:
+    """The GameGraph saved by :func:`graph_data` (its CSR checked; not copied)."""
+    indptr = need(arrays, "indptr", np.int64)
+    n = len(indptr) - 1
+    kept = positions_of(names, arrays, n)
+    return GameGraph._owned(indptr, need(arrays, "indices", np.int64),
+                            kept.tolist() if isinstance(kept, np.ndarray) else kept)

@@ -6,7 +6,7 @@ neighbouring free cells, the thief to one of the 4 orthogonal ones; either
 may pass instead.  The police moves first.  The police wins by standing on
 the thief's cell, the thief by standing on an exit (without the police).
 The solution speaks the protocol of every solved game
-(:mod:`grundy.solution`); its positions are :class:`PolicePosition` tuples.
+(:mod:`grundy.engine.solution`); its positions are :class:`PolicePosition` tuples.
 
 Examples
 --------
@@ -36,7 +36,8 @@ from grundy._common import (DRAW, LOSS, WIN, Int64Array, Outcome, check_bool, ch
                             shorten)
 from grundy._core import police as _police
 from grundy._progress import Progress, check_progress
-from grundy.implicit import SourceSolution, solve_arrays, source_bytes
+from grundy.engine.source import SourceSolution, solve_arrays, source_bytes
+from grundy.engine.store import need
 
 __all__ = ["PoliceThief", "PoliceThiefSolution", "PolicePosition", "BoardError"]
 
@@ -706,8 +707,6 @@ class PoliceThiefSolution(SourceSolution):
     @classmethod
     def _from_saved(cls, data: Any, arrays: dict[str, npt.NDArray[Any]]
                     ) -> PoliceThiefSolution:
-        from grundy.store import need
-
         rows, outcome = data["rows"], need(arrays, "outcome", np.int8)
         if not (isinstance(rows, list) and all(isinstance(r, str) for r in rows)):
             raise ValueError(f"the board's rows are {shorten(rows)}, not strings")

@@ -16,215 +16,32 @@ Periodicity(preperiod=52, period=34, proved_at=174)
 """
 from __future__ import annotations
 
-import errno
-import json
 import os
 import re
-import shutil
 import threading
 import time
-import zlib
 from collections.abc import Iterable
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from grundy._common import (LOSS, WIN, Int64Array, MemoryLimitError, Outcome, check_bool,
-                            check_count, check_int, check_memory, check_threads, format_bytes,
-                            readonly, shorten, shown_int, usable_cores)
+from grundy._common import (LOSS, WIN, Int64Array, Outcome, check_bool, check_count,
+                            check_int, check_memory, check_threads, readonly, shorten, shown_int,
+                            usable_cores)
 from grundy._core import octal as _octal
 from grundy._progress import Progress, Report, check_progress, reporting
-from grundy.misere import MisereQuotient, heap_list, misere_quotient, misere_search
+from grundy.engine.store import FileFormatError, check_path, need, save
+from grundy.impartial.octal import disk, period, rules, stats
+from grundy.impartial.octal.misere import MisereSearch, heap_list
+from grundy.impartial.octal.period import Periodicity
+from grundy.impartial.octal.quotient import MisereQuotient, learn
+from grundy.impartial.octal.stats import RareCommon, best_mask
 
 __all__ = ["OctalGame", "HexGame", "GrundysGame", "SubtractionGame", "TakeAndBreakGame",
-           "Periodicity", "RareCommon", "best_mask"]
+           "parse_game", "misere_quotient"]
 
-
-
-class Periodicity(NamedTuple):
-    """G(n + period) = G(n) for every n >= preperiod, proved by the
-    periodicity theorem from the values G(0..proved_at).
-
-    Examples
-    --------
-    >>> SubtractionGame({1, 2}).periodicity()
-    Periodicity(preperiod=0, period=3, proved_at=4)
-    """
-
-    preperiod: int
-    period: int
-    proved_at: int
-
-
-class RareCommon(NamedTuple):
-    """Rare/common split of G(0..n) for a mask.
-
-    A value v is rare when popcount(v & mask) is even.
-
-    Attributes
-    ----------
-    mask, n : int
-        The mask and the last heap size looked at.
-    rare_count : int
-        How many G(k), k <= n, are rare.
-    rare_positions : numpy.ndarray
-        int64: the k with G(k) rare.
-    last_rare : int
-        The largest of them, or -1.
-    rare_values : tuple of int
-        The distinct rare values seen.
-    max_value, max_at : int
-        The largest G(k), first reached at ``max_at``.
-
-    Examples
-    --------
-    >>> GrundysGame().rare_common(0xFFFFFFFE, n=100).last_rare
-    93
-    """
-
-    mask: int
-    n: int
-    rare_count: int
-    rare_positions: Int64Array
-    last_rare: int
-    rare_values: tuple[int, ...]
-    max_value: int
-    max_at: int
-
-DEFAULT_PERIOD_SEARCH = 1 << 16
 _AUTO_MASK_SAMPLE = 1 << 13
-
-
-def _rule_array(rule: Iterable[int], name: str, minimum: int) -> Int64Array:
-    """A move rule (the numbers k of tokens taken) as a sorted int64 array."""
-    if isinstance(rule, (str, bytes)) or not hasattr(rule, "__iter__"):
-        raise TypeError(f"{name} must be a collection of integers, got {shorten(rule)}")
-    ks = set()
-    for k in rule:
-        ks.add(check_count(k, f"{name} member", minimum=minimum))
-    return np.array(sorted(ks), dtype=np.int64)
-
-
-def _rare(values: npt.ArrayLike, mask: int) -> npt.NDArray[np.bool_]:
-    """Boolean array: popcount(v & mask) is even (xor-folded parity, any numpy)."""
-    x = np.asarray(values, dtype=np.uint32) & np.uint32(mask)
-    for shift in (16, 8, 4, 2, 1):
-        x = x ^ (x >> np.uint32(shift))
-    even: npt.NDArray[np.bool_] = (x & np.uint32(1)) == 0
-    return even
-
-
-# Masks over the low bits of the values are tried exhaustively (2^12 of
-# them); the bits above are then chosen one at a time.
-_MASK_LOW_BITS = 12
-
-
-def _value_counts(values: npt.ArrayLike) -> tuple[npt.NDArray[np.uint32],
-                                                 npt.NDArray[np.int64], int]:
-    """The distinct values (uint32), how often each occurs, and how many
-    values there are, counted in slices (no int64 copy of all of them)."""
-    v = values if isinstance(values, np.ndarray) else np.asarray(values)
-    if v.ndim != 1:
-        raise ValueError(f"values must be one-dimensional, got shape {v.shape}")
-    if v.size and not np.issubdtype(v.dtype, np.integer):
-        raise TypeError(f"values must be integers, got {v.dtype} values such as "
-                        f"{shorten(v[0].item())}")
-    counts: dict[int, int] = {}
-    step = 1 << 22
-    for i in range(0, len(v), step):
-        part = np.asarray(v[i:i + step])
-        low, high = int(part.min()), int(part.max())
-        if low < 0 or high > 0xFFFFFFFF:
-            bad = low if low < 0 else high
-            raise ValueError(f"values must be 0..2^32-1 (nim-values), got {bad}")
-        if high < 1 << 20:
-            found = np.bincount(part.astype(np.intp, copy=False))
-            where = np.flatnonzero(found)
-            pairs = zip(where.tolist(), found[where].tolist())
-        else:
-            u, c = np.unique(part, return_counts=True)
-            pairs = zip(u.tolist(), c.tolist())
-        for value, count in pairs:
-            counts[value] = counts.get(value, 0) + count
-    present = np.array(sorted(counts), dtype=np.uint32)
-    weight = np.array([counts[x] for x in present.tolist()], dtype=np.int64)
-    return present, weight, len(v)
-
-
-def best_mask(values: npt.ArrayLike) -> int | None:
-    """The mask of the sparse kernel for values like these: the one under
-    which fewest of them are rare, or None if every mask leaves more than a
-    quarter of them rare (the plain scan is then as fast).
-
-    The sparse kernel's work for a value is about the number of rare values
-    before it (it enumerates the splits with a rare part), so the mask that
-    makes fewest values rare minimises the expected work.  Values below
-    2^12 get the best of every mask; above, the low 12 bits of the mask
-    (every choice, the higher bits fixed) and each higher bit (set or not)
-    are chosen in turn until neither improves.  The bits above the largest
-    value are set (a larger value is then common unless its own lower bits
-    make it rare).
-
-    Parameters
-    ----------
-    values : array_like of int
-        Nim-values, 0..2^32-1 (such as G(0..n)), one-dimensional.
-
-    Returns
-    -------
-    int or None
-
-    Raises
-    ------
-    TypeError
-        For values that are not integers.
-    ValueError
-        For values out of range, or not one-dimensional.
-
-    Examples
-    --------
-    >>> from grundy.octal import best_mask
-    >>> hex(best_mask(GrundysGame().values(4096)))      # rare: 0, 1, 6, 7, ...
-    '0xfffffffe'
-    >>> best_mask([0, 1, 2, 3]) is None                 # half are always rare
-    True
-    """
-    present, weight, size = _value_counts(values)
-    if size == 0:
-        return None
-    bits = max(1, int(present[-1]).bit_length())
-    low = min(bits, _MASK_LOW_BITS)
-    low_part = present & np.uint32((1 << low) - 1)
-    high_bits, low_mask, best = 0, 0, size + 1
-    for _ in range(8):
-        # Every low mask, the high bits fixed: fold the counts onto the low
-        # bits, apart by the parity the high bits give.
-        odd_high = ~_rare(present, high_bits) if high_bits else np.zeros(len(present), bool)
-        folded = [np.bincount(low_part[odd_high == k], weights=weight[odd_high == k],
-                              minlength=1 << low) for k in (False, True)]
-        lows = np.flatnonzero(folded[0] + folded[1]).astype(np.uint32)
-        improved = False
-        for first in range(1, 1 << low, 256):
-            masks = np.arange(first, min(first + 256, 1 << low), dtype=np.uint32)
-            even = _rare(masks[:, None] & lows[None, :], 0xFFFFFFFF)
-            rare_counts = even @ folded[0][lows] + ~even @ folded[1][lows]
-            # Of equally good masks the largest (more bits set).
-            i = len(masks) - 1 - int(np.argmin(rare_counts[::-1]))
-            if rare_counts[i] < best or (rare_counts[i] == best and masks[i] > low_mask):
-                improved |= rare_counts[i] < best
-                low_mask, best = int(masks[i]), int(rare_counts[i])
-        for bit in range(low, bits):
-            other = (low_mask | high_bits) ^ (1 << bit)
-            count = int(weight[_rare(present, other)].sum())
-            if count < best or (count == best and other >> bit & 1):
-                improved |= count < best
-                high_bits ^= 1 << bit
-                best = count
-        if not improved or bits == low:
-            break
-    mask = low_mask | high_bits | ((0xFFFFFFFF << bits) & 0xFFFFFFFF)
-    return mask if best * 4 <= size else None
 
 
 class TakeAndBreakGame:
@@ -262,7 +79,7 @@ class TakeAndBreakGame:
         self.name = name
         # take0/take1 move to a smaller heap only if they take at least one
         # token; take2/take3 may take none (d0 = 4 or 8: split only).
-        self._rules = tuple(_rule_array(r, f"take{i}", minimum) for i, r, minimum in
+        self._rules = tuple(rules.rule_array(r, f"take{i}", minimum) for i, r, minimum in
                             zip(range(4), (take0, take1, take2, take3), (1, 1, 0, 0)))
         self._unequal = check_bool(unequal, "unequal")
         # One lock per game: threads sharing it see one consistent cache.
@@ -274,11 +91,8 @@ class TakeAndBreakGame:
         self._mask_at = 0                 # this many values known
         self._period: Periodicity | None = None   # a proved Periodicity, once found
         self._searched_to = -1            # no period is provable from G[0:_searched_to]
-        # Misère outcomes decided so far (sorted heaps with a move: the
-        # player to move wins); no move left: the player to move wins.
-        self._misere_wins: dict[tuple[int, ...], bool] = {(): True}
-        # Options of each heap 1.. for misère play (None: the heap has no move).
-        self._misere_moves: dict[int, list[tuple[int, ...]] | None] = {}
+        # Misère outcomes of the sums of heaps decided so far, kept.
+        self._misere = MisereSearch(self, self.options, splits=self.max_heaps > 1)
 
     # -- the rules ------------------------------------------------------------
 
@@ -348,21 +162,7 @@ class TakeAndBreakGame:
         >>> GrundysGame().options(6), SubtractionGame({2}).options(2)
         ([(1, 5), (2, 4)], [()])
         """
-        n = check_count(n, "n")
-        take0, take1, take2, take3 = (r.tolist() for r in self._rules)
-        found: set[tuple[int, ...]] = set()
-        if n in take0:
-            found.add(())
-        found.update((n - k,) for k in take1 if n > k)
-        for k in take2:
-            m = n - k
-            found.update((a, m - a) for a in range(1, m // 2 + 1)
-                         if not (self._unequal and 2 * a == m))
-        for k in take3:
-            m = n - k
-            found.update((a, b, m - a - b) for a in range(1, m // 3 + 1)
-                         for b in range(a, (m - a) // 2 + 1))
-        return sorted(found)
+        return rules.options(self._rules, self._unequal, check_count(n, "n"))
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"
@@ -533,7 +333,7 @@ class TakeAndBreakGame:
         with self._lock:
             if n < self._n:
                 return int(self._G[n])
-            if self._period is None and n >= DEFAULT_PERIOD_SEARCH:
+            if self._period is None and n >= period.DEFAULT_SEARCH:
                 self.periodicity(max_memory=max_memory, threads=threads)
             if self._period is not None and n >= self._period.preperiod:
                 e, p = self._period.preperiod, self._period.period
@@ -597,8 +397,7 @@ class TakeAndBreakGame:
             for h in sizes:
                 nim_sum ^= self.value(h, max_memory=max_memory)
             return WIN if nim_sum else LOSS
-        with self._lock:
-            return misere_search(self, sizes, max_memory)
+        return self._misere.outcome(sizes, max_memory)
 
     def misere_quotient(self, n: int, *, max_order: int = 2000,
                         max_memory: int | None = None) -> MisereQuotient:
@@ -633,7 +432,9 @@ class TakeAndBreakGame:
         >>> q.order, q.presentation()
         (8, '< a, b, c | a^2 = 1, bc = ab, c^2 = b^2, b^3 = b >')
         """
-        return misere_quotient(self, n, max_order=max_order, max_memory=max_memory)
+        n = check_count(n, "n")
+        max_order = check_count(max_order, "max_order", 1)
+        return learn(self, self._misere, [len(r) for r in self._rules], n, max_order, max_memory)
 
     # -- values on disk -------------------------------------------------------------
 
@@ -701,10 +502,8 @@ class TakeAndBreakGame:
         >>> np.load(path, mmap_mode="r")[:12].tolist()
         [0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2]
         """
-        from grundy.store import FileFormatError, _check_path
-
         n = check_count(n, "n")
-        given = _check_path(path)
+        given = check_path(path)
         check_progress(progress)
         threads = check_threads(threads)
         if isinstance(every, bool) or not isinstance(every, (int, float)):
@@ -716,7 +515,7 @@ class TakeAndBreakGame:
         with self._lock:
             known, crc = 0, 0
             if os.path.exists(record):
-                known, crc = _read_record(record, me, FileFormatError)
+                known, crc = disk.read_record(record, me, FileFormatError)
                 if known and not os.path.exists(given):
                     raise FileFormatError(given, f"missing: its record "
                                           f"{os.path.basename(record)!r} says {known:,} "
@@ -726,13 +525,13 @@ class TakeAndBreakGame:
                                       f"values in it: not a file compute() wrote")
             else:
                 # The record first: a run stopped at once leaves a file it resumes.
-                _write_record(record, me, 0, 0)
-            G = _open_values(given, n + 1, known, crc, FileFormatError)
+                disk.write_record(record, me, 0, 0)
+            G = disk.open_values(given, n + 1, known, crc, FileFormatError)
             # The values this game knows and the file does not go to the file.
             if self._n > known:
                 top = min(self._n, len(G))
                 G[known:top] = self._G[known:top]
-                crc = _crc32(G, known, top, crc)
+                crc = disk.crc32(G, known, top, crc)
                 known = top
             self._G, self._n = G, known
             done = known
@@ -741,8 +540,8 @@ class TakeAndBreakGame:
                 nonlocal done, crc
                 G.flush()
                 reached = self._n
-                new_crc = _crc32(G, done, reached, crc)
-                _write_record(record, me, reached, new_crc)
+                new_crc = disk.crc32(G, done, reached, crc)
+                disk.write_record(record, me, reached, new_crc)
                 done, crc = reached, new_crc
 
             save()
@@ -776,7 +575,7 @@ class TakeAndBreakGame:
 
         :func:`grundy.load` gives back a game that knows them (asking for
         more values extends them as usual).  The format is that of
-        :mod:`grundy.store`, written atomically.
+        :mod:`grundy.engine.store`, written atomically.
 
         Parameters
         ----------
@@ -799,8 +598,6 @@ class TakeAndBreakGame:
         >>> back, back.value(10 ** 9), back.periodicity()
         (OctalGame('0.77'), 1, Periodicity(preperiod=71, period=12, proved_at=167))
         """
-        from grundy.store import save
-
         save(self, path)
 
     def _saved(self) -> tuple[str, Any, dict[str, npt.NDArray[Any]]]:
@@ -819,9 +616,7 @@ class TakeAndBreakGame:
 
     @classmethod
     def _from_saved(cls, data: Any, arrays: dict[str, npt.NDArray[Any]]) -> TakeAndBreakGame:
-        from grundy.store import need
-
-        kind, name, rules = data["class"], data["name"], data["rules"]
+        kind, name, saved_rules = data["class"], data["name"], data["rules"]
         if kind == "OctalGame":
             game: TakeAndBreakGame = OctalGame(name)
         elif kind == "HexGame":
@@ -829,38 +624,29 @@ class TakeAndBreakGame:
         elif kind == "GrundysGame":
             game = GrundysGame()
         elif kind == "SubtractionGame":
-            game = SubtractionGame(rules[0])
+            game = SubtractionGame(saved_rules[0])
         elif kind == "TakeAndBreakGame":
-            game = TakeAndBreakGame(name, take0=rules[0], take1=rules[1], take2=rules[2],
-                                    take3=rules[3], unequal=data["unequal"])
+            game = TakeAndBreakGame(name, take0=saved_rules[0], take1=saved_rules[1],
+                                    take2=saved_rules[2], take3=saved_rules[3],
+                                    unequal=data["unequal"])
         else:
             raise ValueError(f"unknown game class {shorten(kind)}")
-        if [r.tolist() for r in game._rules] != rules or game._unequal != data["unequal"]:
+        if [r.tolist() for r in game._rules] != saved_rules or game._unequal != data["unequal"]:
             raise ValueError(f"the saved rules of {shorten(name)} are not those of its code")
         values = need(arrays, "values", np.uint32)
-        period = data["period"]
-        if period is not None:
-            if not (isinstance(period, list) and len(period) == 3):
-                raise ValueError(f"the period is {shorten(period)}, not [preperiod, period, "
+        saved = data["period"]
+        proved = None
+        if saved is not None:
+            if not (isinstance(saved, list) and len(saved) == 3):
+                raise ValueError(f"the period is {shorten(saved)}, not [preperiod, period, "
                                  f"proved_at]")
-            period = Periodicity(*(check_count(x, "period") for x in period))
-            game._check_period(period, values)
+            proved = Periodicity(*(check_count(x, "period") for x in saved))
+            period.check(proved, values, game.max_heaps, game.max_take, game._unequal)
         game._G = np.zeros(max(1024, len(values)), dtype=np.uint32)
         game._G[:len(values)] = values
         game._n = len(values)
-        game._period = period
+        game._period = proved
         return game
-
-    def _check_period(self, period: Periodicity, values: npt.NDArray[np.uint32]) -> None:
-        """ValueError unless the periodicity theorem proves ``period`` from
-        ``values`` (the range find_period checks, in one pass)."""
-        e, p, proved = period
-        heaps, extra = self.max_heaps, 1 if self._unequal else 0
-        end = max(heaps * e + (heaps - 1 + extra) * p + self.max_take, e + 1)
-        if p < 1 or proved != end - 1 + p or proved >= len(values) or \
-                not np.array_equal(values[e:end], values[e + p:end + p]):
-            raise ValueError(f"the saved period {tuple(period)} is not proved by the "
-                             f"{len(values):,} saved values")
 
     # -- periodicity ------------------------------------------------------------
 
@@ -915,31 +701,19 @@ class TakeAndBreakGame:
                      threads: int = 1) -> Periodicity | None:
         if self._period is not None:
             return self._period
-        n_max = DEFAULT_PERIOD_SEARCH if n_max is None else check_count(n_max, "n_max")
-        heaps = self.max_heaps
-        extra = 1 if self._unequal else 0
-        size = 64
-        while True:
-            size = min(size, n_max + 1)
-            following = 2 * size
-            if size > self._searched_to:
-                self._extend(size, "auto", None, None, max_memory, threads=threads)
-                # The search's scratch: 8 bytes for each period it may try.
-                check_memory(16 * size // (heaps + extra) + 8, max_memory,
-                             f"the period search over {shown_int(size)} values")
-                found = _octal.find_period(self._G[:size], heaps, self.max_take, extra)
-                if found is not None:
-                    e, p, need = found
-                    if need <= size:
-                        self._period = Periodicity(e, p, need - 1)
-                        return self._period
-                    # The candidate closest to a proof: if it holds up to
-                    # where it would be proved, stop there, not at twice size.
-                    following = max(size + size // 8 + 1, min(following, need))
-                self._searched_to = size
-            if size >= n_max + 1:
-                return None
-            size = following
+        n_max = period.DEFAULT_SEARCH if n_max is None else check_count(n_max, "n_max")
+
+        def values(size: int) -> npt.NDArray[np.uint32]:
+            self._extend(size, "auto", None, None, max_memory, threads=threads)
+            return self._G[:size]
+
+        def unproved(size: int) -> None:
+            self._searched_to = size
+
+        self._period = period.search(values, heaps=self.max_heaps, max_take=self.max_take,
+                                     unequal=self._unequal, n_max=n_max, max_memory=max_memory,
+                                     searched_to=self._searched_to, unproved=unproved)
+        return self._period
 
     # -- statistics ---------------------------------------------------------------
 
@@ -979,161 +753,7 @@ class TakeAndBreakGame:
         with self._lock:
             last = self._n - 1 if n is None and self._n else (n or 0)
             G = self.values(last, max_memory=max_memory).astype(np.uint32)
-        rare = _rare(G, mask)
-        positions = np.flatnonzero(rare)
-        return RareCommon(mask=mask, n=len(G) - 1, rare_count=len(positions),
-                          rare_positions=readonly(positions.astype(np.int64)),
-                          last_rare=int(positions[-1]) if len(positions) else -1,
-                          rare_values=tuple(int(v) for v in np.unique(G[rare])),
-                          max_value=int(G.max()), max_at=int(G.argmax()))
-
-
-# A values file's record: {"format", "version", the game's identity, "known", "crc32"}.
-_RECORD_FORMAT = "grundy-values"
-_RECORD_VERSION = 1
-
-
-def _read_record(record: str, me: dict[str, Any], error: type[Exception]
-                 ) -> tuple[int, int]:
-    """(values known, their CRC-32) from a values file's record, checked
-    against the game ``me``."""
-    try:
-        with open(record, "rb") as f:
-            text = f.read(1 << 20)
-        data = json.loads(text)
-    except (OSError, ValueError) as exc:
-        raise error(record, f"not a record of computed values ({exc})") from None
-    if not isinstance(data, dict) or data.get("format") != _RECORD_FORMAT:
-        raise error(record, "not a record of computed values")
-    if data.get("version") != _RECORD_VERSION:
-        raise error(record, f"format version {shorten(data.get('version'))}: this grundy "
-                    f"reads version {_RECORD_VERSION}; upgrade grundy")
-    theirs = {k: data.get(k) for k in me}
-    if theirs != me:
-        raise error(record, f"holds the values of {data.get('class')!s:.40} "
-                    f"{shorten(data.get('name'))}, not of {me['class']} {shorten(me['name'])}")
-    known, crc = data.get("known"), data.get("crc32")
-    if not (type(known) is int and known >= 0 and type(crc) is int and 0 <= crc < 1 << 32):
-        raise error(record, f"bad count {shorten(known)} or CRC {shorten(crc)}")
-    return known, crc
-
-
-def _open_values(path: str, size: int, known: int, crc: int, error: type[Exception]) -> Any:
-    """The values file mapped read-write, with room for ``size`` values: a
-    new file, or an existing one whose header and length agree and whose
-    first ``known`` values have the CRC-32 ``crc`` (checked read-only,
-    before anything is written), copied into a bigger one if it is short.
-    The disk space of a new or bigger file is reserved at once."""
-    if not os.path.exists(path):
-        return _new_values(path, size, None, 0)
-    from grundy.store import npy_header
-
-    try:
-        with open(path, "rb") as f:
-            version, header = npy_header(f)
-            if header is None:
-                raise ValueError(f"npy format version {version}")
-            shape, fortran, dtype = header
-            offset = f.tell()
-    except (OSError, ValueError, EOFError) as exc:
-        raise error(path, f"not a values file ({exc})") from None
-    if dtype != np.dtype("<u4") or fortran or len(shape) != 1 or shape[0] < known:
-        raise error(path, f"holds {dtype} values of shape {shape}, not {known:,} or more "
-                    f"uint32 values")
-    actual = os.path.getsize(path)
-    if actual != offset + 4 * shape[0]:
-        raise error(path, f"{actual:,} bytes, not the {offset + 4 * shape[0]:,} its header "
-                    f"says: truncated or grown")
-    G = np.memmap(path, dtype="<u4", mode="r", offset=offset, shape=(shape[0],))
-    if _crc32(G, 0, known) != crc:
-        raise error(path, f"the {known:,} values known do not match the CRC-32 of its record")
-    if shape[0] >= size:
-        return np.memmap(path, dtype="<u4", mode="r+", offset=offset, shape=(shape[0],))
-    return _new_values(path, size, G, known)
-
-
-def _new_values(path: str, size: int, old: Any, known: int) -> Any:
-    """A values file of ``size`` values (its space reserved), holding the
-    first ``known`` values of ``old``, written beside ``path`` and renamed
-    over it."""
-    needed = 4 * size + 128
-    free = shutil.disk_usage(os.path.dirname(os.path.abspath(path))).free
-    if needed > free:
-        raise MemoryLimitError(f"the values need {format_bytes(needed)} of disk beside "
-                               f"{path!r}; {format_bytes(free)} is free", needed)
-    from grundy.store import replaced_when_done
-
-    tmp = path + ".part"
-    G = np.lib.format.open_memmap(tmp, mode="w+", dtype="<u4", shape=(size,))
-    with replaced_when_done(tmp, path):
-        if hasattr(os, "posix_fallocate"):
-            with open(tmp, "r+b") as f:
-                try:
-                    os.posix_fallocate(f.fileno(), 0, os.path.getsize(tmp))
-                except OSError as exc:
-                    if exc.errno == errno.ENOSPC:
-                        raise MemoryLimitError(f"the values need {format_bytes(needed)} of "
-                                               f"disk beside {path!r}: the disk is full",
-                                               needed) from None
-                    # Some file systems cannot reserve: the space is not promised.
-        for i in range(0, known, 1 << 24):
-            G[i:min(known, i + (1 << 24))] = old[i:min(known, i + (1 << 24))]
-        G.flush()
-    return G
-
-
-def _crc32(values: Any, start: int, stop: int, crc: int = 0) -> int:
-    """The CRC-32 of values[start:stop] (uint32) going on from ``crc``, in
-    slices of 2^24 values: a long file keeps Ctrl-C quick."""
-    for i in range(start, stop, 1 << 24):
-        crc = zlib.crc32(values[i:min(stop, i + (1 << 24))].data.cast("B"), crc)
-    return crc
-
-
-def _write_record(record: str, game: dict[str, Any], known: int, crc: int) -> None:
-    """The record of a values file (the game, the values known and their
-    CRC-32), written atomically (a temporary file renamed over it)."""
-    from grundy.store import replaced_when_done
-
-    tmp = record + ".part"
-    with replaced_when_done(tmp, record), open(tmp, "w") as f:
-        json.dump(dict(game, format=_RECORD_FORMAT, version=_RECORD_VERSION, known=known,
-                       crc32=crc), f)
-        f.flush()
-        os.fsync(f.fileno())
-
-
-_OCTAL_RE = re.compile(r"^([0-9A-Fa-f]?)\.([0-9A-Fa-f]+)$")
-
-
-def _parse_code(code: str, base: int) -> tuple[list[int], list[int], list[int], list[int]]:
-    """(take0, take1, take2, take3) from a code "d0.d1d2..." in base 8 or 16."""
-    kind = "octal" if base == 8 else "hexadecimal"
-    if not isinstance(code, str):
-        raise TypeError(f"the {kind} code must be a string such as '0.137', got {shorten(code)}")
-    m = _OCTAL_RE.match(code.strip())
-    if not m:
-        raise ValueError(f"{shorten(code)} is not a{'n' if base == 8 else ''} {kind} code: expected "
-                         f"'d0.d1d2...' such as {'0.137' if base == 8 else '0.3F'}")
-    d0, rest = m.group(1) or "0", m.group(2)
-    digits = []
-    for ch in d0 + rest:
-        d = int(ch, 16)
-        if d >= base:
-            raise ValueError(f"{shorten(code)}: digit {ch!r} is not {kind} (0-{'7' if base == 8 else 'F'})")
-        digits.append(d)
-    allowed0 = (0, 4) if base == 8 else (0, 4, 8, 12)
-    if digits[0] not in allowed0:
-        raise ValueError(f"{shorten(code)}: d0 must be {' or '.join(map(str, allowed0))} "
-                         f"(split without taking), got {d0!r}")
-    while len(digits) > 1 and digits[-1] == 0:
-        digits.pop()
-    rules: tuple[list[int], list[int], list[int], list[int]] = ([], [], [], [])
-    for k, d in enumerate(digits):
-        for bit, rule in ((1, 0), (2, 1), (4, 2), (8, 3)):
-            if d & bit and not (k == 0 and bit in (1, 2)):
-                rules[rule].append(k)
-    return rules
+        return stats.rare_common(G, mask)
 
 
 # The classes a saved game is rebuilt as (any other: a TakeAndBreakGame of its rules).
@@ -1165,7 +785,7 @@ class OctalGame(TakeAndBreakGame):
     """
 
     def __init__(self, code: str) -> None:
-        take0, take1, take2, take3 = _parse_code(code, 8)
+        take0, take1, take2, take3 = rules.parse_code(code, 8)
         super().__init__(code, take0=take0, take1=take1, take2=take2, take3=take3)
 
 
@@ -1191,7 +811,7 @@ class HexGame(TakeAndBreakGame):
     """
 
     def __init__(self, code: str) -> None:
-        take0, take1, take2, take3 = _parse_code(code, 16)
+        take0, take1, take2, take3 = rules.parse_code(code, 16)
         super().__init__(code, take0=take0, take1=take1, take2=take2, take3=take3)
 
 
@@ -1265,3 +885,63 @@ def parse_game(spec: str) -> TakeAndBreakGame:
     if s.lower().startswith("hex:"):
         return HexGame(s[4:])
     return OctalGame(s)
+
+
+def misere_quotient(game: TakeAndBreakGame, n: int, *, max_order: int = 2000,
+                    max_memory: int | None = None) -> MisereQuotient:
+    """The misère quotient of ``game`` for the sums of heaps up to ``n``.
+
+    Plambeck and Siegel's quotient: sums of heaps modulo
+    indistinguishability.  The answer is exact: it gives the misère outcome
+    of every sum of heaps <= n, of any size.
+
+    How: a candidate is learned from misère outcomes of sums (computed by
+    exhaustive search, as :meth:`TakeAndBreakGame.outcome` does), in the
+    manner of Angluin's L*: sums are told apart by their outcomes when test
+    sums are added to them, and the candidate's states are the classes so
+    found.  The candidate is then proved by a finite check (the closure of
+    (element, elements-with-a-P-option) pairs over every sum; see
+    ``_check_options``).  A failed check, or heaps whose products do not
+    commute, names a sum where the candidate goes wrong; it yields a new
+    test sum and the candidate is learned again.  Elements are told apart
+    only by true outcomes, so the result is the quotient itself, not a
+    larger monoid that maps onto it.
+
+    Parameters
+    ----------
+    game : TakeAndBreakGame
+    n : int
+        The largest heap size, >= 0.
+    max_order : int, default 2000
+        Refuse quotients with more elements (wild games can have huge or
+        infinite quotients).
+    max_memory : int, optional
+        Bytes it may take (default: the memory available): checked for the
+        heaps' options before it starts, and for the searches' positions,
+        the table and the check's pairs as each grows (each against the
+        whole limit).
+
+    Returns
+    -------
+    MisereQuotient
+
+    Raises
+    ------
+    QuotientTooLarge
+        If the quotient has more than ``max_order`` elements.
+    MemoryLimitError
+        If the options, a misère search, the table or the check may need
+        more than ``max_memory``.
+    TypeError, ValueError
+        For a game that is not a take-and-break game, a bad ``n`` or
+        ``max_order``.
+
+    Examples
+    --------
+    >>> q = misere_quotient(OctalGame("0.75"), 12)
+    >>> [q.words[x] for x in q.heap_elements]
+    ['1', 'a', 'b', 'a', 'b', 'c', 'b', 'c', 'b', 'ab^2', 'b', 'ab^2', 'b']
+    """
+    if not isinstance(game, TakeAndBreakGame):
+        raise TypeError(f"game must be a TakeAndBreakGame, got {shorten(game)}")
+    return game.misere_quotient(n, max_order=max_order, max_memory=max_memory)

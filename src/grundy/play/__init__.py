@@ -70,10 +70,10 @@ import numpy as np
 
 from grundy._common import (DRAW, LOSS, NO_MOVE, TIE, WIN, MemoryLimitError, Outcome,
                             check_bool, check_count, shorten)
-from grundy.game import BatchGame, Game, solve_game
-from grundy.octal import TakeAndBreakGame, parse_game
-from grundy.police import PolicePosition, PoliceThief, PoliceThiefSolution
-from grundy.solution import Solution
+from grundy.engine.rules import BatchGame, Game, solve_game
+from grundy.impartial.octal.game import TakeAndBreakGame, parse_game
+from grundy.games.police import PolicePosition, PoliceThief, PoliceThiefSolution
+from grundy.engine.solution import Solution
 
 __all__ = ["play", "Table", "Face", "Move", "MoveError", "nim_table", "octal_table",
            "police_table", "rules_table", "load_game", "MAX_POSITIONS", "MAX_MOVES"]
@@ -1472,12 +1472,12 @@ def load_game(spec: str) -> Any:
 
     Examples
     --------
-    >>> load_game("grundy.game:Game")
-    <grundy.game.Game object at ...>
-    >>> load_game("grundy.game:Nothing")
+    >>> load_game("grundy.engine.rules:Game")
+    <grundy.engine.rules.Game object at ...>
+    >>> load_game("grundy.engine.rules:Nothing")
     Traceback (most recent call last):
     ...
-    ValueError: module 'grundy.game' has no class 'Nothing'
+    ValueError: module 'grundy.engine.rules' has no class 'Nothing'
     """
     if not isinstance(spec, str):
         raise TypeError(f"a game is named by a string MODULE:CLASS, got {shorten(spec)}")

@@ -1,0 +1,2 @@
+"""Built-in games with rules of their own: police and thief
+(:mod:`grundy.games.police`)."""
