@@ -26,9 +26,10 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext as _build_ext
 
 # The compiled kernels, one extension module each (src/grundy/_core/NAME.pyx).
-KERNELS = ["csr", "explore", "grundy", "loopy", "octal", "police", "retrograde", "textio"]
+KERNELS = ["blocks", "csr", "explore", "grundy", "loopy", "octal", "police", "retrograde",
+           "serial", "source", "textio", "threaded"]
 # The ones with prange loops (OpenMP threads when the compiler has them).
-THREADED = ["csr", "octal", "retrograde"]
+THREADED = ["csr", "octal", "retrograde", "threaded"]
 
 DEBUG = os.environ.get("GRUNDY_DEBUG", "") not in ("", "0")
 JOBS = int(os.environ.get("GRUNDY_BUILD_JOBS", "0")) or os.cpu_count() or 1

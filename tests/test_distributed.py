@@ -87,7 +87,7 @@ def test_police_boards_match_the_engine(client, partitions):
         np.testing.assert_array_equal(sol.move, ref.move)
         assert sol.result == ref.result and sol.board is board
         expected = min(partitions or 2, board.n_positions)
-        assert stats.partitions == expected and stats.n_states == board.n_positions
+        assert stats.partitions == expected and stats.n_positions == board.n_positions
         assert stats.levels == int(ref.remoteness.max()) + 1 and stats.tie_levels == 0
         assert len(stats.level_bytes) == stats.levels and sum(stats.level_bytes) == stats.bytes
         assert sum(stats.level_states) == np.count_nonzero(ref.outcome)
@@ -148,7 +148,7 @@ def csr_rows(indptr, indices, codes):
 
 
 class ArrayGame(grundy.BatchGame):
-    """A batch game on a random graph, with the parents of every state."""
+    """A batch game on a random graph, with the predecessors of every state."""
 
     def __init__(self, indptr, indices, labels):
         self.indptr, self.indices, self.labels = indptr, indices, labels
@@ -158,6 +158,7 @@ class ArrayGame(grundy.BatchGame):
         self.rev_indices = parent[order]
         self.rev_indptr = np.searchsorted(indices[order], np.arange(n + 1)).astype(np.int64)
 
+    @property
     def n_positions(self):
         return len(self.indptr) - 1
 
@@ -170,7 +171,7 @@ class ArrayGame(grundy.BatchGame):
     def moves(self, codes):
         return csr_rows(self.indptr, self.indices, codes)
 
-    def parents(self, codes):
+    def predecessors(self, codes):
         return csr_rows(self.rev_indptr, self.rev_indices, codes)
 
 
@@ -241,10 +242,10 @@ def test_broken_batch_games_are_named(client):
     with pytest.raises(ValueError, match=r"moves\(codes\) gave the code 50, outside the "
                                          r"states 0..49"):
         gd.solve(game, client)
-    # Parents that are not the moves' (a parent listed twice per move).
+    # Predecessors that are not the moves' (one listed twice per move).
     game = ArrayGame(np.array([0, 1, 1]), np.array([1]), np.array([0, WIN], np.int8))
-    game.parents = lambda codes: csr_rows(np.array([0, 0, 2]), np.array([0, 0]), codes)
-    with pytest.raises(ValueError, match="parents and moves disagree"):
+    game.predecessors = lambda codes: csr_rows(np.array([0, 0, 2]), np.array([0, 0]), codes)
+    with pytest.raises(ValueError, match="predecessors and moves disagree"):
         gd.solve(game, client)
     assert actors_left(client) == 0
 
@@ -259,7 +260,7 @@ def test_save_to_writes_one_file_a_block(client, tmp_path):
                                                      "part-00001.npz", "part-00002.npz"]
     ref = board.solve()
     back = gd.load_blocks(tmp_path / "run")
-    assert back.n_states == board.n_positions and back.bounds[-1] == board.n_positions
+    assert back.n_positions == board.n_positions and back.bounds[-1] == board.n_positions
     same_answer(back.solution(board), ref)
     outcome, rem = back.block(1)
     lo, hi = back.bounds[1:3]
@@ -276,8 +277,12 @@ def test_bad_arguments(client):
         gd.solve(line_source(), client)
     with pytest.raises(TypeError, match="expected a PoliceThief board, a batch game"):
         gd.solve(42, client)
-    with pytest.raises(TypeError, match=r"has no n_positions\(\), parents\(\)"):
+    with pytest.raises(TypeError, match=r"has no n_positions, predecessors\(\)$"):
         gd.solve(grundy.BatchGame(), client)
+    with pytest.raises(TypeError, match=r"parents\(\) is now called predecessors\(\)"):
+        gd.solve(OldGame(), client)
+    with pytest.raises(TypeError, match="n_positions of .* is a method"):
+        gd.solve(CalledGame(), client)
     with pytest.raises(TypeError, match=r"returned 'no source', not a MoveSource"):
         gd.solve(lambda: "no source", client)
     with pytest.raises(ValueError, match="partitions must be >= 1, got 0"):
@@ -300,12 +305,33 @@ def test_bad_arguments(client):
         gd.solve(PoliceThief(["P" + "." * 30 + "T"]), client, max_memory=10_000)
     with pytest.raises(TypeError, match="must be picklable"):
         gd.solve(UnpicklableGame(), client)
-    huge = random_game(np.random.default_rng(0), 5)
-    huge.n_positions = lambda: 10 ** 13
+    huge = HugeGame(random_game(np.random.default_rng(0), 5))
     with pytest.raises(MemoryLimitError, match="holding 1 block.* more than the memory "
                                                "available"):
         gd.solve(huge, client)
     assert actors_left(client) == 0
+
+
+class OldGame(grundy.BatchGame):        # the protocol of grundy 0.1's distributed solve
+    n_positions = 3
+
+    def parents(self, codes):
+        return np.zeros(len(codes) + 1, np.int64), np.zeros(0, np.int64)
+
+
+class CalledGame(ArrayGame):
+    def __init__(self):
+        super().__init__(np.array([0, 0]), np.zeros(0, np.int64), np.zeros(1, np.int8))
+
+    def n_positions(self):
+        return 1
+
+
+class HugeGame(ArrayGame):
+    def __init__(self, game):
+        super().__init__(game.indptr, game.indices, game.labels)
+
+    n_positions = 10 ** 13
 
 
 class UnpicklableGame(ArrayGame):
@@ -336,10 +362,14 @@ def test_solution_objects():
 
 def test_remoteness_widens_past_65535():
     import pickle
-    block = gd._Block("t", 0, pickle.dumps(("batch", random_game(np.random.default_rng(0), 5),
-                                            5)), [0, 5], False)
-    assert block._remoteness(65535).dtype == np.uint16
-    assert block._remoteness(65536).dtype == np.int32
+    from grundy.distributed.block import Block
+    block = Block("t", 0, pickle.dumps(("batch", random_game(np.random.default_rng(0), 5), 5)),
+                  [0, 5], False)
+    none = np.zeros(0, np.int64)
+    block._level(none, 65535, False)
+    assert block.rem.dtype == np.uint16
+    block._level(none, 65536, False)
+    assert block.rem.dtype == np.int32
     block.close()
 
 
@@ -383,17 +413,20 @@ def test_a_worker_dying_mid_solve_fails_the_solve(client):
     victim = sorted(pids)[1]
     stats = gd.SolveStats()
 
-    def progress(done, total):          # called once a level is done: kill a worker
+    def progress(done, total):          # called every quarter second: kill a worker
         if pids:
             os.kill(pids.pop(victim), signal.SIGKILL)
 
+    board = open_board(60)              # about a second of levels: killed mid-solve
+    levels = int(board.solve(threads=1).remoteness.max()) + 1
     t0 = time.perf_counter()
     with pytest.raises(gd.WorkerLostError, match=f"the worker {victim} holding the states "
-                                                 f".* was lost (during|while)") as info:
-        gd.solve(open_board(40), client, stats=stats, progress=progress)
+                                                 f".* was lost during the win/loss pass") \
+            as info:
+        gd.solve(board, client, stats=stats, progress=progress)
     assert time.perf_counter() - t0 < 60
     assert info.value.worker == victim and isinstance(info.value, RuntimeError)
-    assert len(stats.level_states) < 79          # stopped before the end
+    assert 0 < stats.levels < levels             # stopped before the end
     client.wait_for_workers(2, timeout=60)
     assert actors_left(client) == 0
     board = PoliceThief(random_board(random.Random(4), 5, 5))

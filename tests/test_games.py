@@ -1098,10 +1098,14 @@ def test_plugin_owns_its_tables():
 
 def test_graph_source_through_the_generic_driver():
     import grundy
-    from grundy._core.retrograde import CSRSource
+    from grundy._core.csr import CSRSource
 
     sol = grundy.solve_source(CSRSource(np.array([0, 1, 2, 2]), np.array([1, 2])))
     assert sol.outcome.tolist() == [-1, 1, -1] and sol.move.tolist() == [1, 2, -1]
+    # Labels are the plug-in's primitive values: a labelled vertex ends the game.
+    sol = grundy.solve_source(CSRSource(np.array([0, 1, 2, 2]), np.array([1, 2]),
+                                        np.array([0, 1, 0], np.int8)))
+    assert sol.outcome.tolist() == [-1, 1, -1] and sol.move.tolist() == [1, -1, -1]
 
 
 def test_move_function_may_not_call_back_into_its_game():

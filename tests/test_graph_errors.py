@@ -114,22 +114,27 @@ def test_line_rejects_bad_vertex():
 def test_kernels_validate_their_own_input():
     """Called directly with bad arrays, the kernels raise instead of crashing."""
     i64 = lambda *a: np.array(a, dtype=np.int64)
+    one = csr.CSRSource(i64(0, 0), i64())
     with pytest.raises(ValueError, match="is not a vertex"):
-        retrograde.solve_graph(i64(0, 1), i64(7), np.zeros(1, np.int8), i64(0), i64(0))
-    with pytest.raises(ValueError, match="outcome has length 0, expected 1"):
-        retrograde.solve_graph(i64(0, 0), i64(), np.zeros(0, np.int8), i64(0), i64(0))
+        csr.CSRSource(i64(0, 1), i64(7))
+    with pytest.raises(ValueError, match=r"labels has shape \(0,\), expected \(1,\)"):
+        csr.CSRSource(i64(0, 0), i64(), np.zeros(0, np.int8))
     with pytest.raises(ValueError, match="label of vertex 0 is 5"):
-        retrograde.solve_graph(i64(0, 0), i64(), np.full(1, 5, np.int8), i64(0), i64(0))
+        csr.CSRSource(i64(0, 0), i64(), np.full(1, 5, np.int8))
+    with pytest.raises(ValueError, match="state and remoteness must have 1 entries"):
+        retrograde.solve(one, np.zeros(0, np.uint8), np.zeros(1, np.uint16))
     with pytest.raises(ValueError, match="non-decreasing"):
         csr.check_csr(i64(0, 5, 1), i64(0))
     with pytest.raises(ValueError, match="differ in length"):
         csr.edges_to_csr(i64(0), i64(), 1)
-    frozen = np.zeros(1, np.int8)
+    frozen = np.zeros(1, np.uint8)
     frozen.flags.writeable = False
     with pytest.raises(ValueError, match="read-only"):
-        retrograde.solve_graph(i64(0, 0), i64(), frozen, i64(0), i64(0))
-    with pytest.raises(ValueError, match="dtype mismatch"):
-        retrograde.solve_graph(i64(0, 0), i64(), np.zeros(1, np.int64), i64(0), i64(0))
+        retrograde.solve(one, frozen, np.zeros(1, np.uint16))
+    with pytest.raises(TypeError, match="No matching signature"):
+        retrograde.solve(one, np.zeros(1, np.uint8), np.zeros(1, np.int64))
+    with pytest.raises(TypeError):
+        retrograde.solve(None, np.zeros(1, np.uint8), np.zeros(1, np.uint16))
 
 
 def test_position_names_rejected():

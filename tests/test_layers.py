@@ -66,12 +66,15 @@ def layer(module):
     return LAYERS[best]
 
 
-def _resolve(name, modules):
-    """The modules an import of ``name`` runs: it and its packages (those of
-    the package tree; the root package only when it is ``name`` itself)."""
+def _resolve(name, modules, importer):
+    """The modules an import of ``name`` by ``importer`` runs: it and its
+    packages (those of the package tree), but for the importer's own
+    packages (initialized before it) and the root package unless it is
+    ``name`` itself."""
     parts = name.split(".")
-    return [".".join(parts[:k]) for k in range(2 if len(parts) > 1 else 1, len(parts) + 1)
-            if ".".join(parts[:k]) in modules]
+    own = {".".join(importer.split(".")[:k]) for k in range(1, importer.count(".") + 2)}
+    found = [".".join(parts[:k]) for k in range(2 if len(parts) > 1 else 1, len(parts) + 1)]
+    return [m for m in found if m in modules and (m == name or m not in own)]
 
 
 def imports_of(path, module, modules):
@@ -93,11 +96,12 @@ def imports_of(path, module, modules):
             else:
                 continue
             for name in names:
-                found += [(target, node.lineno) for target in _resolve(name, modules)]
+                found += [(target, node.lineno) for target in _resolve(name, modules, module)]
     else:
         for m in _CIMPORT.finditer(text):
             line = text.count("\n", 0, m.start()) + 1
-            found += [(target, line) for target in _resolve(m.group(1) or m.group(2), modules)]
+            found += [(target, line)
+                      for target in _resolve(m.group(1) or m.group(2), modules, module)]
     return [(t, line) for t, line in found if t != module]
 
 
@@ -121,6 +125,10 @@ def test_the_graph_sees_the_package():
     assert "grundy.engine.store" in GRAPH["grundy.engine.graph"]
     # An import inside a function counts (the façade's load imports the store there).
     assert "grundy.engine.store" in GRAPH["grundy"]
+    # A module's own package is initialized before it: importing a sibling
+    # does not run it again; another package's __init__ runs on the way.
+    assert "grundy.distributed" not in GRAPH["grundy.distributed.client"]
+    assert "grundy.engine" in GRAPH["grundy.games.police"]
 
 
 def test_the_facade_imports_only_the_common_layer_when_imported():

@@ -432,7 +432,7 @@ def test_remoteness_overflow_reruns_with_int32(monkeypatch):
     """When a remoteness does not fit uint16 the kernel says so and the board
     is solved again with int32 remoteness (simulated: the first call fails)."""
     from grundy._core import retrograde as kernel
-    real = kernel.solve_source
+    real = kernel.solve
     dtypes = []
 
     def first_overflows(*args, **kwargs):
@@ -444,7 +444,7 @@ def test_remoteness_overflow_reruns_with_int32(monkeypatch):
 
     board = PoliceThief.parse(open(os.path.join(EXAMPLES, "police.txt")).read())
     expected = board.solve()
-    monkeypatch.setattr(kernel, "solve_source", first_overflows)
+    monkeypatch.setattr(kernel, "solve", first_overflows)
     sol = board.solve()
     assert dtypes == [np.uint16, np.int32]
     assert np.array_equal(sol.outcome, expected.outcome)

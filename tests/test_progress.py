@@ -147,6 +147,7 @@ def test_a_solve_inside_a_callback_keeps_the_outer_reporting():
     # The kernel's own calls (no throttle): as many with a solve inside the
     # callback as without.
     from grundy._core import retrograde
+    from grundy._core.csr import CSRSource
     n = 300_000                       # a chain with shortcuts: every position decided
     g = grundy.GameGraph.from_edges([(i, i + k) for i in range(n) for k in (1, 2)
                                      if i + k < n], n=n)
@@ -161,8 +162,8 @@ def test_a_solve_inside_a_callback_keeps_the_outer_reporting():
                 small.solve(progress=lambda d, t: None)
 
         n = g.n_positions
-        retrograde.solve_graph(g.indptr, g.indices, np.zeros(n, np.int8), np.empty(n, np.int64),
-                               np.empty(n, np.int64), progress=report)
+        src = CSRSource(g.indptr, g.indices)
+        retrograde.solve(src, np.empty(n, np.uint8), np.empty(n, np.int32), progress=report)
         return len(calls)
 
     plain = kernel_calls(False)

@@ -190,13 +190,17 @@ def test_any_queue_budget_gives_the_answer_or_a_refusal():
     indptr, indices = g._indptr, g._indices
     serial = g.solve(threads=1)
 
+    from grundy._core.csr import CSRSource
+    from grundy.engine.driver import best_moves, wide_remoteness
+    src = CSRSource(indptr, indices)
+
     def solve(budget, t):
-        outcome = np.zeros(n, dtype=np.int8)
-        remoteness = np.empty(n, dtype=np.int64)
-        move = np.empty(n, dtype=np.int64)
-        status = retrograde.solve_graph(indptr, indices, outcome, remoteness, move,
-                                        max_queue_bytes=budget, threads=t)
-        return status, outcome, remoteness, move
+        state = np.empty(n, dtype=np.uint8)
+        rem = np.empty(n, dtype=np.uint16)
+        status = retrograde.solve(src, state, rem, max_queue_bytes=budget, threads=t)
+        outcome = state.view(np.int8)
+        return (status, outcome, wide_remoteness(outcome, rem),
+                best_moves(src, outcome, rem) if status == "ok" else None)
 
     for t in (2, 8):
         statuses = set()
@@ -212,16 +216,23 @@ def test_any_queue_budget_gives_the_answer_or_a_refusal():
         assert statuses == {"ok", "memory limit"}, t
 
 
-def test_the_engine_refuses_thread_counts_past_its_owner_type():
-    # Below the Python layer's limit of 1024: the kernels' own check (a
-    # thread number is a uint16 in the owner table).
+def test_one_thread_limit_for_the_library_and_its_kernels():
+    # The Python layer and the engine take the same thread counts (1..1024),
+    # and say so in the same words.
+    from grundy._common import MAX_THREADS, check_threads
     from grundy._core import retrograde
-    g = grundy.GameGraph.from_edges([(0, 1)])
-    arrays = (np.zeros(2, dtype=np.int8), np.empty(2, dtype=np.int64),
-              np.empty(2, dtype=np.int64))
-    for bad, rule in ((0, ">= 1"), (70000, "at most 65535")):
-        with pytest.raises(ValueError, match=f"threads must be {rule}, got {bad}"):
-            retrograde.solve_graph(g._indptr, g._indices, *arrays, threads=bad)
+    from grundy._core.csr import CSRSource
+    assert retrograde.MAX_THREADS == MAX_THREADS == 1024
+    src = CSRSource(np.array([0, 1, 1]), np.array([1]))
+    arrays = (np.empty(2, dtype=np.uint8), np.empty(2, dtype=np.uint16))
+    for bad in (0, 1025, 70000):
+        with pytest.raises(ValueError) as python:
+            check_threads(bad)
+        with pytest.raises(ValueError) as kernel:
+            retrograde.solve(src, *arrays, threads=bad)
+        assert str(kernel.value) == str(python.value) == (
+            f"threads must be >= 1 (and <= 1024), got {bad}" if bad < 1 else
+            f"threads must be <= 1024, got {bad}")
 
 
 def test_police_with_32_bit_remoteness_is_the_same():

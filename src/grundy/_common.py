@@ -261,7 +261,7 @@ def check_number(value: object, n: int, name: str = "position number") -> int:
     return v
 
 
-MAX_THREADS = 1024
+MAX_THREADS = 1024            # the engine's own limit too (grundy._core.retrograde.MAX_THREADS)
 THREADS_PER_CORE = 4
 
 

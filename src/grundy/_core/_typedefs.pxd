@@ -2,17 +2,10 @@
 from libc.stdint cimport (int8_t, int16_t, int32_t, int64_t,
                           uint8_t, uint16_t, uint32_t, uint64_t)
 
-# The engine's state array: one byte per state (a move counter, or a
-# WIN/LOSS mark), or int64 when a position has more than 253 moves.
-ctypedef fused count_t:
-    uint8_t
-    int64_t
-
 # Remoteness, as narrow as it fits (a wider rerun on overflow).
 ctypedef fused rem_t:
     uint16_t
     int32_t
-    int64_t
 
 # Outcome codes, for the player to move (see DESIGN.md).
 cdef enum:

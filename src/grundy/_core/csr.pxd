@@ -13,3 +13,15 @@ cpdef check_csr(const int64_t[::1] indptr, const int64_t[::1] indices)
 
 # The largest out-degree of a CSR graph (0 for no vertices).
 cdef int64_t max_out_degree(const int64_t* indptr, int64_t n) noexcept nogil
+
+from grundy._core._typedefs cimport int8_t
+from grundy._core.source cimport MoveSource
+
+# An explicit graph as a MoveSource (see csr.pyx).
+cdef class CSRSource(MoveSource):
+    cdef object _keep
+    cdef const int64_t* indptr
+    cdef const int64_t* indices
+    cdef const int64_t* rev_indptr
+    cdef const int64_t* rev_indices
+    cdef const int8_t* labels

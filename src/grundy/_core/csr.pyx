@@ -1,15 +1,19 @@
-"""CSR graph plumbing shared by the kernels: construction, checks, reversal.
+"""Explicit graphs: CSR plumbing shared by the kernels (construction,
+checks, reversal), and :class:`CSRSource`, the CSR plug-in through which
+the engine solves a graph.
 
 Every function here is O(n + m) and allocation-free except where it returns
 new arrays (allocated with numpy, so a failure is a ``MemoryError``).
 """
 import numpy as np
 
-from grundy._core._typedefs cimport int64_t
 from cython.parallel cimport prange
 from libc.string cimport memset
 
+from grundy._core._typedefs cimport int8_t, int64_t, uint8_t, grundy_prefetch
 from grundy._core._interrupt cimport interrupted, raise_interrupt
+from grundy._core.source cimport MoveSource
+from grundy._core.states cimport initial_state
 
 cdef enum:
     CHECK_EVERY = (1 << 22) - 1     # look for Ctrl-C every 4M steps
@@ -243,3 +247,120 @@ def reverse(const int64_t[::1] indptr, const int64_t[::1] indices, int threads=1
     if status != 0:
         raise_interrupt()
     return rev_indptr, rev_indices[:m]
+
+
+cdef class CSRSource(MoveSource):
+    """An explicit graph as a MoveSource: successors from its CSR,
+    predecessors from the reverse CSR (built here by a counting pass, on
+    ``threads`` threads), and its labels as the primitive values.
+
+    Parameters
+    ----------
+    indptr, indices : int64 arrays
+        The CSR graph (copied unless read-only int64 already: the engine
+        runs on raw pointers into them).
+    labels : int8 array, optional
+        A fixed outcome for each vertex (WIN 1, LOSS -1, TIE 2; 0 for none):
+        a labelled vertex is where the game ends, its moves ignored.
+    threads : int
+        Threads for the reversal.
+    check : bool
+        Check the graph (``check_csr``) and the labels.  ``False`` is for a
+        caller whose arrays were checked already (a ``GameGraph``'s): a
+        malformed graph can then crash the process.
+
+    >>> import numpy as np
+    >>> src = CSRSource(np.array([0, 1, 1]), np.array([1]), np.array([0, 1], np.int8))
+    >>> src.n_positions, src.max_successors
+    (2, 1)
+    """
+    def __cinit__(self, indptr_in, indices_in, labels_in=None, *, int threads=1,
+                  bint check=True):
+        arrays = []
+        for arr in (indptr_in, indices_in):
+            arr = np.asarray(arr)
+            if arr.flags.writeable or arr.dtype != np.int64 or not arr.flags.c_contiguous:
+                arr = np.array(arr, dtype=np.int64, order="C", copy=True)
+                arr.flags.writeable = False
+            arrays.append(arr)
+        cdef const int64_t[::1] indptr = arrays[0]
+        cdef const int64_t[::1] indices = arrays[1]
+        if check:
+            check_csr(indptr, indices)
+        cdef int64_t n = indptr.shape[0] - 1
+        cdef int64_t m = indices.shape[0]
+        cdef const int8_t[::1] labels
+        if labels_in is not None:
+            label_array = np.asarray(labels_in)
+            if label_array.flags.writeable or label_array.dtype != np.int8 or \
+                    not label_array.flags.c_contiguous:
+                label_array = np.array(label_array, dtype=np.int8, order="C", copy=True)
+                label_array.flags.writeable = False
+            if label_array.shape != (n,):
+                raise ValueError(f"labels has shape {label_array.shape}, expected ({n},)")
+            if check:
+                bad = np.flatnonzero((label_array < -1) | (label_array > 2))
+                if bad.size:
+                    raise ValueError(f"label of vertex {int(bad[0])} is "
+                                     f"{int(label_array[bad[0]])}: expected WIN (1), "
+                                     f"LOSS (-1), TIE (2) or 0 (not fixed)")
+            arrays.append(label_array)
+            labels = label_array
+            self.labels = &labels[0] if n else NULL
+        else:
+            self.labels = NULL
+        rev_indptr = np.empty(n + 1, dtype=np.int64)
+        rev_indices = np.empty(max(m, 1), dtype=np.int64)
+        self._keep = (*arrays, rev_indptr, rev_indices)
+        cdef int64_t[::1] rp = rev_indptr
+        cdef int64_t[::1] ri = rev_indices
+        cdef int status
+        with nogil:
+            status = reverse_csr(n, &indptr[0], &indices[0] if m else NULL,
+                                 &rp[0], &ri[0], threads)
+        if status != 0:
+            raise_interrupt()
+        self.indptr = &indptr[0]
+        self.indices = &indices[0] if m else NULL
+        self.rev_indptr = &rp[0]
+        self.rev_indices = &ri[0]
+        self.n_positions = n
+        self.max_predecessors = 0     # never fills the buffer
+        with nogil:
+            self.max_successors = max_out_degree(&indptr[0], n) if n else 0
+        self.prefetches = True
+
+    cdef int8_t primitive(self, int64_t s) noexcept nogil:
+        return self.labels[s] if self.labels != NULL else 0
+
+    cdef int64_t n_moves(self, int64_t s) noexcept nogil:
+        return self.indptr[s + 1] - self.indptr[s]
+
+    cdef int64_t initial_states(self, uint8_t* state, int64_t start, int64_t stop,
+                                int64_t* buf) noexcept nogil:
+        cdef int64_t s
+        cdef int8_t label = 0
+        for s in range(start, stop):
+            if self.labels != NULL:
+                label = self.labels[s]
+            state[s] = <uint8_t> initial_state(label, 0 if label else
+                                               self.indptr[s + 1] - self.indptr[s])
+        return -1
+
+    cdef int64_t successors(self, int64_t s, int64_t* buf) noexcept nogil:
+        cdef int64_t e, k = 0
+        for e in range(self.indptr[s], self.indptr[s + 1]):
+            buf[k] = self.indices[e]
+            k += 1
+        return k
+
+    cdef int64_t predecessors(self, int64_t s, int64_t* buf,
+                              const int64_t** out) noexcept nogil:
+        out[0] = self.rev_indices + self.rev_indptr[s]
+        return self.rev_indptr[s + 1] - self.rev_indptr[s]
+
+    cdef void prefetch(self, int64_t s, int stage) noexcept nogil:
+        if stage == 1:
+            grundy_prefetch(self.rev_indptr + s)
+        else:
+            grundy_prefetch(self.rev_indices + self.rev_indptr[s])

@@ -2,7 +2,7 @@
 import numpy as np
 import numpy.typing as npt
 
-from grundy._core.retrograde import MoveSource
+from grundy._core.source import MoveSource
 
 class PoliceThiefSource(MoveSource):
     def __init__(self, pol_next: npt.NDArray[np.int64], thf_next: npt.NDArray[np.int64],

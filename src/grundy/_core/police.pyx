@@ -8,13 +8,14 @@ pass, whose turn follows, and when the game is over (the police on the
 thief's cell: the police has won; the thief on an exit: the thief has won).
 Successors give the best moves, predecessors (the same tables reversed)
 drive the retrograde analysis, and the one driver of
-``retrograde.solve_source`` does the rest.  No edge list is stored.
+``retrograde.solve`` does the rest.  No edge list is stored.
 """
 cimport cython
 import numpy as np
 
 from grundy._core._typedefs cimport int8_t, int64_t, uint8_t, WIN, LOSS
-from grundy._core.retrograde cimport MoveSource, initial_state
+from grundy._core.source cimport MoveSource
+from grundy._core.states cimport initial_state
 
 
 @cython.final
@@ -84,7 +85,7 @@ cdef class PoliceThiefSource(MoveSource):
         self.kp = pol_next.shape[1]
         self.kt = thf_next.shape[1]
         self.passing = passing
-        self.n_states = F * F * 2
+        self.n_positions = F * F * 2
         self.max_predecessors = max(self.kp, self.kt) + 1
         self.max_successors = max(self.kp, self.kt) + 1
 

@@ -85,7 +85,7 @@ def read_graph(data: bytes, *, one_based: bool = False,
     """Parse ``n m`` then m lines ``u v`` into a GameGraph."""
     from grundy._common import check_memory
     from grundy._core import textio
-    from grundy.engine.graph import GameGraph, build_bytes, solve_bytes
+    from grundy.engine.graph import GameGraph, build_bytes, graph_solve_bytes
     import numpy as np
 
     count = textio.count_tokens(data)
@@ -102,7 +102,7 @@ def read_graph(data: bytes, *, one_based: bool = False,
         raise InputError(f"the first line announces m = {m} edges, but {given} edge lines follow")
     # The whole run at its peak: the numbers read, the graph and its
     # building, the solve, and the output text (26 bytes a vertex at most).
-    check_memory(8 * len(tokens) + build_bytes(n, m) + solve_bytes(n, m) + 26 * n, max_memory,
+    check_memory(8 * len(tokens) + build_bytes(n, m) + graph_solve_bytes(n, m) + 26 * n, max_memory,
                  f"a graph with n = {n:,} positions and m = {m:,} moves")
     edges = tokens[2:].reshape(m, 2)
     if one_based:

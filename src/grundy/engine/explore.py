@@ -33,7 +33,7 @@ from grundy._common import (INT64_MAX, LOSS, TIE, WIN, Int64Array, MemoryLimitEr
                             check_int, check_memory, is_hashable, resolve_max_memory, shorten)
 from grundy._core.explore import CodeTable
 from grundy._progress import Report
-from grundy.engine.graph import solve_bytes
+from grundy.engine.graph import graph_solve_bytes
 
 __all__ = ["explore", "Explored", "explore_batch"]
 
@@ -170,7 +170,7 @@ def explore(starts: Iterable[Hashable], moves: Callable[[Any], Iterable[Hashable
             # What is held (the positions, about 120 bytes each, and 8 bytes a
             # move) and the solve to come, for what is known so far.
             check_at = (i + (1 << 14), len(indices) + (1 << 16))
-            check_memory(solve_bytes(len(order), len(indices)) + 120 * len(order)
+            check_memory(graph_solve_bytes(len(order), len(indices)) + 120 * len(order)
                          + 8 * len(indices), max_memory,
                          f"exploring {what} ({len(order):,} positions and "
                          f"{len(indices):,} moves so far)", limit=limit)
@@ -198,7 +198,7 @@ def _int64(values: array[int]) -> Int64Array:
         np.zeros(0, dtype=np.int64)
 
 
-def _int64_array(value: Any, what: str, length: int | None = None) -> Int64Array:
+def int64_array(value: Any, what: str, length: int | None = None) -> Int64Array:
     """``value`` as a 1-d int64 array (integers only), or a clear error."""
     arr = np.asarray(value)
     if arr.dtype.kind not in "iu" or arr.dtype == np.bool_:
@@ -228,7 +228,7 @@ def explore_batch(game: Any, start: Any, *, max_positions: int | None = None,
     start = check_int(start, "start()", -2 ** 63, INT64_MAX)
     first = np.array([start], dtype=np.int64)
     if canonical is not None:
-        first = _int64_array(canonical(first), f"canonical([{start}])", 1)
+        first = int64_array(canonical(first), f"canonical([{start}])", 1)
     table = CodeTable(1024)
     table.insert(first, np.empty(1, dtype=np.int64))
     degree_parts: list[Int64Array] = []
@@ -259,15 +259,15 @@ def explore_batch(game: Any, start: Any, *, max_positions: int | None = None,
             if not (isinstance(result, tuple) and len(result) == 2):
                 raise TypeError(f"moves(codes) must return (offsets, children), got "
                                 f"{shorten(result)}")
-            offsets = _int64_array(result[0], "moves(codes): offsets", len(open_) + 1)
-            children = _int64_array(result[1], "moves(codes): children")
+            offsets = int64_array(result[0], "moves(codes): offsets", len(open_) + 1)
+            children = int64_array(result[1], "moves(codes): children")
             steps = np.diff(offsets)
             if offsets[0] != 0 or offsets[-1] != len(children) or (steps < 0).any():
                 raise ValueError(f"moves(codes): offsets must start at 0, never decrease and "
                                  f"end at len(children) = {len(children)}, got "
                                  f"{shorten(offsets.tolist())}")
             if canonical is not None and len(children):
-                children = _int64_array(canonical(children), "canonical(children)",
+                children = int64_array(canonical(children), "canonical(children)",
                                         len(children))
             degree[open_] = steps
             # The table may grow by every child: refuse before it does.  The
@@ -278,7 +278,7 @@ def explore_batch(game: Any, start: Any, *, max_positions: int | None = None,
             what = f"exploring {shorten(game)} ({table.n:,} positions, {n_moves:,} moves so far)"
 
             def needed(n: int) -> int:
-                return table.bytes_for(n) + solve_bytes(n, n_moves) + 9 * n
+                return table.bytes_for(n) + graph_solve_bytes(n, n_moves) + 9 * n
 
             over_positions = max_positions is not None and grown > max_positions
             try:

@@ -24,14 +24,14 @@ import numpy.typing as npt
 
 from grundy._common import (DRAW, INT64_MAX, LOSS, TIE, WIN, CycleError, Int64Array,
                             as_int64_array, check_bool, check_count, check_memory, check_number,
-                            check_threads,
-                            is_hashable, is_integer, queue_limit_error, readonly, shorten)
+                            check_threads, is_hashable, is_integer, readonly, shorten)
 from grundy._core import csr as _csr
 from grundy._core import grundy as _grundy
 from grundy._core import loopy as _loopy
-from grundy._core import retrograde as _retro
+from grundy._core.csr import CSRSource
 from grundy._core import textio as _textio
-from grundy._progress import Progress, check_progress, reporting
+from grundy._progress import Progress, check_progress
+from grundy.engine.driver import best_moves, solve_bytes, solve_states, wide_remoteness
 from grundy.engine.loopy import LoopyValue
 from grundy.engine.positions import decode_positions, encode_positions
 from grundy.engine.store import need, positions_data, positions_of, save, saved_solution
@@ -766,24 +766,16 @@ class GameGraph:
         check_progress(progress)
         threads = check_threads(threads)
         n, m = self.n_positions, self.n_moves
-        fixed = solve_bytes(n, m)             # then the queue
         what = f"solving a graph with {n:,} positions and {m:,} moves"
-        # The queue: an allowance of one entry per 8 vertices (a refusal
-        # mid-solve, if it outgrows the limit, keeps peak memory under it).
-        limit = check_memory(fixed + _retro.queue_bytes(n // 8), max_memory, what)
-        outcome = self._labels_array(labels)
-        remoteness = np.empty(n, dtype=np.int64)
-        move = np.empty(n, dtype=np.int64)
-        with reporting(progress, "solving") as report:
-            status = _retro.solve_graph(self._indptr, self._indices, outcome, remoteness,
-                                        move, misere, max_queue_bytes=min(limit - fixed,
-                                                                          INT64_MAX),
-                                        progress=report, threads=threads)
-            if report is not None and status == "ok":
-                report(n, n)                    # done
-        if status != "ok":
-            raise queue_limit_error(what, fixed + _retro.queue_bytes(n), limit, fixed,
-                                    max_memory)
+        fixed = _held_bytes(n, m)
+        check_memory(solve_bytes(n, 2, fixed), max_memory, what)   # before the reverse CSR
+        source = CSRSource(self._indptr, self._indices, self._labels_array(labels),
+                           threads=threads, check=False)    # checked when the graph was made
+        outcome, rem = solve_states(source, misere=misere, max_memory=max_memory,
+                                    fixed_bytes=fixed, what=what, progress=progress,
+                                    threads=threads)
+        move = best_moves(source, outcome, rem, threads=threads)
+        remoteness = wide_remoteness(outcome, rem)
         return GraphSolution._owned(self, outcome, remoteness, move)
 
     def values(self, *, max_memory: int | None = None) -> Int64Array:
@@ -923,10 +915,20 @@ def build_bytes(n: int, m: int) -> int:
     return 8 * (n + 1) + 40 * m
 
 
-def solve_bytes(n: int, m: int) -> int:
-    """Bytes :meth:`GameGraph.solve` takes besides its queue: the reverse
-    CSR, the state (up to 8 bytes a vertex), outcome, remoteness and move."""
-    return 8 * (n + 1) + 8 * m + 33 * n
+def _held_bytes(n: int, m: int) -> int:
+    """Bytes :meth:`GameGraph.solve` holds besides the engine's own: the
+    reverse CSR, and the int64 remoteness and moves of the solution."""
+    return 8 * (n + 1) + 8 * m + 16 * n
+
+
+def graph_solve_bytes(n: int, m: int) -> int:
+    """Bytes :meth:`GameGraph.solve` takes at its peak for a graph of n
+    positions and m moves (see :func:`grundy.engine.driver.solve_bytes`).
+
+    >>> graph_solve_bytes(10 ** 6, 10 ** 7) > 8 * 10 ** 7
+    True
+    """
+    return solve_bytes(n, 2, _held_bytes(n, m))
 
 
 def _size_graph(edges: npt.NDArray[np.integer[Any]], n: int | None,

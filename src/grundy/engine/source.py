@@ -1,14 +1,14 @@
 """Compiled games: any ``MoveSource`` plug-in, solved without an edge list.
 
-A game written in Cython subclasses ``grundy._core.retrograde.MoveSource``
-(its contract is documented in the installed ``retrograde.pxd``): it numbers
-its states 0..n-1 and gives each state's predecessors, successors and
-primitive value.  :func:`solve_source` runs the one retrograde engine over
-it, with one byte of state and a narrow remoteness per state (2 bytes,
-rerun with 4 if a remoteness passes 65535), and returns a
-:class:`SourceSolution`, which speaks the protocol of every solved game
-(:mod:`grundy.engine.solution`).  Police and thief (:mod:`grundy.games.police`) is such
-a plug-in.
+A game written in Cython subclasses ``MoveSource`` (``from grundy.plugin
+cimport MoveSource``; the contract is documented in the installed
+``grundy/plugin.pxd``, and ``examples/plugin/`` is a template): it numbers
+its positions 0..n-1 and gives each position's predecessors, successors
+and primitive value.  :func:`solve_source` runs the one driver
+(:mod:`grundy.engine.driver`) over it and returns a :class:`SourceSolution`,
+which speaks the protocol of every solved game
+(:mod:`grundy.engine.solution`).  Police and thief
+(:mod:`grundy.games.police`) is such a plug-in.
 
 Examples
 --------
@@ -30,60 +30,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from grundy._common import (DRAW, INT64_MAX, Int64Array, check_bool, check_memory,
-                            check_number, check_threads, queue_limit_error, readonly, shorten)
-from grundy._core import retrograde as _retro
-from grundy._progress import Progress, check_progress, reporting
+from grundy._common import (DRAW, Int64Array, check_bool, check_memory, check_number,
+                            check_threads, readonly, shorten)
+from grundy._core.source import MoveSource
+from grundy._progress import Progress, check_progress
+from grundy.engine.driver import Remoteness, best_moves, solve_states, wide_remoteness
 from grundy.engine.solution import Solution, checked_array
 
 __all__ = ["SourceSolution", "solve_source"]
-
-Remoteness = npt.NDArray[np.uint16] | npt.NDArray[np.int32]
-
-
-def source_bytes(n: int, remoteness_bytes: int, fixed: int, allowance: int) -> int:
-    """Bytes a solve of n states takes at its peak: a state byte and the
-    remoteness per state, the source's own ``fixed`` bytes and a queue
-    allowance of ``allowance`` ids."""
-    return n * (1 + remoteness_bytes) + fixed + _retro.queue_bytes(allowance)
-
-
-def solve_arrays(source: Any, *, misere: bool = False, max_memory: int | None = None,
-                 fixed_bytes: int = 0, allowance: int | None = None,
-                 what: str = "solving the game", progress: Progress = None,
-                 threads: int = 1) -> tuple[npt.NDArray[np.int8], Remoteness]:
-    """The outcome (int8) and compact remoteness of every state of a source:
-    the one driver around the engine (memory refused beforehand, the
-    remoteness widened on overflow, the engine's codes as exceptions)."""
-    n = source.n_states
-    allowance = n // 64 if allowance is None else allowance
-    limit = check_memory(source_bytes(n, 2, fixed_bytes, allowance), max_memory, what)
-    state = np.empty(n, dtype=np.uint8)
-    remoteness: Remoteness
-    for dtype, width in ((np.uint16, 2), (np.int32, 4)):
-        if width == 4:
-            # A remoteness above 65535: rerun with int32 (if it fits the budget).
-            check_memory(source_bytes(n, 4, fixed_bytes, allowance), max_memory,
-                         f"{what}, whose remoteness exceeds 65535 and needs 32 bits,")
-        remoteness = np.empty(n, dtype=dtype)
-        fixed = source_bytes(n, width, fixed_bytes, 0) - _retro.queue_bytes(0)
-        with reporting(progress, "solving") as report:
-            status = _retro.solve_source(source, state, remoteness, misere,
-                                         max_queue_bytes=min(limit - fixed, INT64_MAX),
-                                         progress=report, threads=threads)
-            if report is not None and status == "ok":
-                report(n, n)                    # done
-        if status == "ok":
-            break
-        if status == "memory limit":
-            raise queue_limit_error(what, fixed + _retro.queue_bytes(n), limit, fixed,
-                                    max_memory)
-        del remoteness
-    else:                       # pragma: no cover - needs a remoteness past 2^31
-        raise ValueError(f"{what}: a remoteness exceeds 2^31 - 1")
-    # The outcome is the state array itself, reinterpreted: both read-only.
-    return readonly(state).view(np.int8), readonly(remoteness)
-
 
 def solve_source(source: Any, *, misere: bool = False, max_memory: int | None = None,
                  progress: Progress = None, threads: int | None = None) -> SourceSolution:
@@ -91,7 +45,7 @@ def solve_source(source: Any, *, misere: bool = False, max_memory: int | None = 
 
     Parameters
     ----------
-    source : grundy._core.retrograde.MoveSource
+    source : MoveSource
         The game's rules, compiled.
     misere : bool, default False
         A state with no move (and no primitive value) is a WIN (normally a
@@ -131,13 +85,13 @@ def solve_source(source: Any, *, misere: bool = False, max_memory: int | None = 
     >>> solve_source(src).outcome.tolist()
     [-1, 1, -1, 1, -1, -1, -1, 1]
     """
-    if not isinstance(source, _retro.MoveSource):
+    if not isinstance(source, MoveSource):
         raise TypeError(f"source must be a MoveSource (a compiled game), got {shorten(source)}")
     misere = check_bool(misere, "misere")
     check_progress(progress)
     threads = check_threads(threads)
-    outcome, remoteness = solve_arrays(source, misere=misere, max_memory=max_memory,
-                                       what=f"solving a game of {source.n_states:,} states",
+    outcome, remoteness = solve_states(source, misere=misere, max_memory=max_memory,
+                                       what=f"solving a game of {source.n_positions:,} states",
                                        progress=progress, threads=threads)
     solution: SourceSolution = SourceSolution._owned(source, outcome, remoteness, max_memory,
                                                      threads)
@@ -218,9 +172,7 @@ class StateSolution(Solution):
             if self._remoteness is None:
                 check_memory(9 * self._outcome.size, self._max_memory,
                              f"the int64 remoteness of {self._outcome.size:,} positions")
-                out = self._rem.astype(np.int64)
-                out[self._outcome == DRAW] = -1
-                self._remoteness = readonly(out)
+                self._remoteness = wide_remoteness(self._outcome, self._rem)
             return self._remoteness
 
     @property
@@ -361,9 +313,9 @@ class SourceSolution(StateSolution):
 
     def __init__(self, source: Any, outcome: npt.ArrayLike, remoteness: npt.ArrayLike, *,
                  max_memory: int | None = None) -> None:
-        if not isinstance(source, _retro.MoveSource):
+        if not isinstance(source, MoveSource):
             raise TypeError(f"source must be a MoveSource, got {shorten(source)}")
-        n = source.n_states
+        n = source.n_positions
         checked = checked_array(outcome, "outcome", np.int8, n, -1, 2)
         rem = checked_array(remoteness, "remoteness", np.int32, n, -1, 2 ** 31 - 1)
         rem = np.where(checked == DRAW, np.int32(0), rem)      # the compact form
@@ -393,9 +345,7 @@ class SourceSolution(StateSolution):
                         f"arrays with numpy.save instead")
 
     def _moves(self, start: int, stop: int) -> Int64Array:
-        # The compiled best_moves: the first optimal successor in the source's order.
-        move = np.empty(stop - start, dtype=np.int64)
-        _retro.best_moves(self.source, self._outcome, self._rem, start, stop, move,
+        # The first optimal successor in the source's order.
+        return best_moves(self.source, self._outcome, self._rem, start, stop,
                           threads=check_threads(self._threads) if stop - start > 1 else 1)
-        return move
 

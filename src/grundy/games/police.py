@@ -36,7 +36,8 @@ from grundy._common import (DRAW, LOSS, WIN, Int64Array, Outcome, check_bool, ch
                             shorten)
 from grundy._core import police as _police
 from grundy._progress import Progress, check_progress
-from grundy.engine.source import SourceSolution, solve_arrays, source_bytes
+from grundy.engine.driver import solve_bytes, solve_states
+from grundy.engine.source import SourceSolution
 from grundy.engine.store import need
 
 __all__ = ["PoliceThief", "PoliceThiefSolution", "PolicePosition", "BoardError"]
@@ -507,7 +508,7 @@ class PoliceThief:
         """
         if check_int(remoteness_bytes, "remoteness_bytes") not in (2, 4):
             raise ValueError(f"remoteness_bytes must be 2 or 4, got {remoteness_bytes}")
-        return source_bytes(self.n_positions, remoteness_bytes, self._table_bytes(),
+        return solve_bytes(self.n_positions, remoteness_bytes, self._table_bytes(),
                             self._queue_allowance())
 
     def _table_bytes(self) -> int:
@@ -609,7 +610,7 @@ class PoliceThief:
         what = f"solving this board ({self.n_positions:,} positions)"
         check_memory(self.memory_estimate(), max_memory, what)     # before the tables
         source = self._source()
-        outcome, remoteness = solve_arrays(source, max_memory=max_memory,
+        outcome, remoteness = solve_states(source, max_memory=max_memory,
                                            fixed_bytes=self._table_bytes(),
                                            allowance=self._queue_allowance(), what=what,
                                            progress=progress, threads=threads)

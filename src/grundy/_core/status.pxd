@@ -1,0 +1,24 @@
+from grundy._core._typedefs cimport int64_t
+
+# What the engine's passes return (the driver turns each into an answer or
+# an exception).
+cdef enum:
+    RETRO_OK = 0
+    RETRO_NO_MEMORY = -1    # malloc failed
+    RETRO_OVERFLOW = -2     # a remoteness does not fit the narrow type given
+    RETRO_MEMORY_LIMIT = -3 # the queue would pass max_queue_bytes
+    RETRO_INTERRUPTED = -4  # an exception is pending (Ctrl-C, or the progress
+                            # callback raised): the driver raises it
+    RETRO_BAD_STATE = -5    # a source broke its contract (the driver names it)
+
+# How often the passes look for Ctrl-C (and report progress): every 2^16
+# positions popped, every 2^22 positions walked.
+cdef enum:
+    CHECK_EVERY_POPS = (1 << 16) - 1
+    CHECK_EVERY_STATES = (1 << 22) - 1
+
+
+cdef inline int64_t padded(int64_t ids) noexcept nogil:
+    """Room for ``ids`` ids in a per-thread buffer, rounded up so that two
+    threads' buffers (written at every call) never share a cache line."""
+    return (ids + 15) // 16 * 16 + 16
