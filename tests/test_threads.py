@@ -70,10 +70,14 @@ def _reverse_reference(indptr, indices):
 
 
 @pytest.mark.parametrize("n, m", [(1, 70000), (7, 100000), (1000, 70000), (10 ** 5, 10 ** 6),
-                                  (300, 9 * 10 ** 6)])
+                                  (300, 9 * 10 ** 6), (16383, 70000), (16384, 70000),
+                                  (16385, 10 ** 5), (40000, 0), (40000, 3), (2, 1)])
 def test_reverse_csr_is_the_same_for_any_threads(n, m):
-    # Threads share the reversal out by target; (300, 9e6): more than one
-    # slice of 4M edges, and a few vertices of huge in- and out-degree.
+    # The edges are dealt into buckets of 2^14 targets, then each bucket is
+    # sorted (the threads share the edges, then the buckets): bucket edges
+    # (16383..16385 targets), no edges, one huge bucket (a third of the edges
+    # into one target), and (300, 9e6): a few vertices of huge in- and
+    # out-degree.
     from grundy._core import csr
     rng = np.random.default_rng(n + m)
     edges = rng.integers(0, n, size=(m, 2))

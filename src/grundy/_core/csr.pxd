@@ -1,8 +1,9 @@
 from grundy._core._typedefs cimport int64_t
 
-# Reverse of a CSR graph (counting pass, stable: the same for any number of
-# threads).  rev_indptr has n+1 slots, rev_indices max(m, 1).  Returns 0, or
-# -1 when interrupted (Ctrl-C; the exception is set: see _interrupt.pxd).
+# Reverse of a CSR graph (a counting sort by bucket, stable: the same for any
+# number of threads).  rev_indptr has n+1 slots,
+# rev_indices max(m, 1).  Returns 0, or -1 when interrupted (Ctrl-C; the
+# exception is set: see _interrupt.pxd).
 cdef int reverse_csr(int64_t n, const int64_t* indptr, const int64_t* indices,
                      int64_t* rev_indptr, int64_t* rev_indices,
                      int nthreads=*) noexcept nogil

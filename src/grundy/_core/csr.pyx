@@ -7,10 +7,11 @@ new arrays (allocated with numpy, so a failure is a ``MemoryError``).
 """
 import numpy as np
 
-from cython.parallel cimport prange
-from libc.string cimport memset
+from cython.parallel cimport prange, threadid
+from libc.stdlib cimport malloc, calloc, free
+from libc.string cimport memcpy
 
-from grundy._core._typedefs cimport int8_t, int64_t, uint8_t, grundy_prefetch
+from grundy._core._typedefs cimport int8_t, int64_t, uint8_t, uint64_t, grundy_prefetch
 from grundy._core._interrupt cimport interrupted, raise_interrupt
 from grundy._core.source cimport MoveSource
 from grundy._core.states cimport initial_state
@@ -20,94 +21,150 @@ cdef enum:
     PARALLEL_EDGES = 1 << 16        # fewer edges are reversed on one thread
 
 
+cdef enum:
+    SHIFT = 14                      # a bucket: 2^14 consecutive vertices
+
+
 cdef int reverse_csr(int64_t n, const int64_t* indptr, const int64_t* indices,
                      int64_t* rev_indptr, int64_t* rev_indices,
                      int nthreads=1) noexcept nogil:
-    cdef int64_t u, e, v, m = indptr[n], u0, u1, lo, hi
-    cdef int d
+    """The reverse of a CSR graph: a counting sort of the edges by their
+    end, stable (sources in increasing order; the same for any number of
+    threads).  Not in one pass of random writes over the whole result but
+    in two cache-friendly ones: the edges are first dealt, in source order,
+    into buckets of 2^14 consecutive ends (a few sequential streams), then
+    each bucket, whose counters and part of the result fit in the cache, is
+    sorted on its own.  The threads share the edges (by source), then the
+    buckets.  The edges are dealt into ``rev_indices`` itself (a bucket's
+    edges lie where its ends' sources go), each bucket copied aside while
+    it is sorted back.  Returns 0, or -1 when interrupted."""
+    cdef int64_t m = indptr[n], nbuckets = (max(n, 1) - 1 >> SHIFT) + 1, b, v, total
+    cdef int d, t
     if nthreads < 2 or m < PARALLEL_EDGES:
         nthreads = 1
-    if nthreads > 1 and m >= nthreads * n:
-        # Room in rev_indices (not filled yet) for a count array a thread:
-        # each counts a share of the edges, then the counts are summed.
-        if _count_shared(n, m, indices, rev_indptr, rev_indices, nthreads) != 0:
-            return -1
-    elif _count_in(n, m, indices, rev_indptr) != 0:
-        return -1
-    # Fill using rev_indptr[v] as the write cursor of v, then shift back.
-    # The random writes are shared out: thread d writes the predecessors of
-    # the vertices n*d/nthreads up to n*(d+1)/nthreads, reading every edge,
-    # in source order (so the result is the same for any thread count).
-    u0 = 0
-    while u0 < n:
-        u1 = _slice_end(indptr, n, u0)
+    if n >= (<int64_t> 1 << 32) or m == 0:      # sources and ends packed two to a word
+        return _reverse_plain(n, indptr, indices, rev_indptr, rev_indices)
+    cdef uint64_t* packed = <uint64_t*> rev_indices     # dealt there, sorted in place
+    cdef int64_t* counts = <int64_t*> calloc(nthreads * nbuckets, sizeof(int64_t))
+    cdef int64_t* first = <int64_t*> malloc((nthreads + 1) * sizeof(int64_t))
+    cdef int64_t* starts = <int64_t*> malloc((nbuckets + 1) * sizeof(int64_t))
+    cdef int64_t* scratch = <int64_t*> malloc(nthreads * ((1 << SHIFT) + 1) * sizeof(int64_t))
+    cdef uint64_t* copies = NULL
+    cdef int64_t largest = 0
+    cdef int status = 0
+    if counts == NULL or first == NULL or scratch == NULL or starts == NULL:
+        status = _reverse_plain(n, indptr, indices, rev_indptr, rev_indices)   # no room
+    else:
+        # Thread d deals the sources first[d]..first[d+1]-1 (equal shares of edges).
+        for d in range(nthreads + 1):
+            first[d] = _source_of(indptr, n, m * d // nthreads)
         for d in prange(nthreads, num_threads=nthreads, schedule="static", chunksize=1):
-            lo = n * d // nthreads
-            hi = n * (d + 1) // nthreads
-            for u in range(u0, u1):
-                for e in range(indptr[u], indptr[u + 1]):
-                    v = indices[e]
-                    if lo <= v < hi:
-                        rev_indices[rev_indptr[v]] = u
-                        rev_indptr[v] += 1
-        u0 = u1
+            _count_buckets(indptr, indices, first[d], first[d + 1], counts + d * nbuckets)
+        # Where each thread's part of each bucket starts: bucket-major, so a
+        # bucket holds thread 0's edges, then thread 1's... (source order).
+        total = 0
+        for b in range(nbuckets):
+            starts[b] = total
+            for d in range(nthreads):
+                v = counts[d * nbuckets + b]
+                counts[d * nbuckets + b] = total
+                total += v
+            largest = max(largest, total - starts[b])
+        starts[nbuckets] = total
+        # A copy of one bucket a thread, to sort it back into its place.
+        copies = <uint64_t*> malloc(nthreads * largest * sizeof(uint64_t))
+        if copies == NULL:
+            status = _reverse_plain(n, indptr, indices, rev_indptr, rev_indices)
+            free(counts)
+            free(first)
+            free(starts)
+            free(scratch)
+            return status
         if interrupted():
-            return -1
-    for v in range(n, 0, -1):
-        rev_indptr[v] = rev_indptr[v - 1]
-    rev_indptr[0] = 0
-    return 0
+            status = -1
+        else:
+            for d in prange(nthreads, num_threads=nthreads, schedule="static", chunksize=1):
+                _deal(indptr, indices, first[d], first[d + 1], counts + d * nbuckets, packed)
+            if interrupted():
+                status = -1
+        if status == 0:
+            # Each bucket: from counts[0][b] (its start) to the next one's.
+            for b in prange(nbuckets, num_threads=nthreads, schedule="dynamic", chunksize=1):
+                t = threadid()
+                _sort_bucket(b, n, starts, packed, copies + t * largest,
+                             scratch + t * ((1 << SHIFT) + 1), rev_indptr, rev_indices)
+            rev_indptr[n] = m
+            if interrupted():
+                status = -1
+    free(copies)
+    free(counts)
+    free(first)
+    free(starts)
+    free(scratch)
+    return status
 
 
-cdef int64_t _slice_end(const int64_t* indptr, int64_t n, int64_t u0) noexcept nogil:
-    """The end of the slice of sources from u0: about CHECK_EVERY edges (at
-    least one source)."""
-    cdef int64_t lo = u0 + 1, hi = n, mid, limit = indptr[u0] + CHECK_EVERY
-    while lo < hi:                      # the first u > u0 with indptr[u] >= limit
+cdef int64_t _source_of(const int64_t* indptr, int64_t n, int64_t e) noexcept nogil:
+    """The first source u with indptr[u] >= e (n if none)."""
+    cdef int64_t lo = 0, hi = n, mid
+    while lo < hi:
         mid = lo + (hi - lo) // 2
-        if indptr[mid] >= limit:
+        if indptr[mid] >= e:
             hi = mid
         else:
             lo = mid + 1
     return lo
 
 
-cdef int _count_shared(int64_t n, int64_t m, const int64_t* indices,
-                       int64_t* rev_indptr, int64_t* scratch, int nthreads) noexcept nogil:
-    """_count_in on threads, thread d counting into scratch[d*n:(d+1)*n]
-    (needs m >= nthreads * n); the edges a slice at a time (Ctrl-C between)."""
-    cdef int64_t e, e0, e1, v, a, b, total, step = (CHECK_EVERY + 1) * <int64_t> nthreads
-    cdef int64_t* mine
-    cdef int d
-    for d in prange(nthreads, num_threads=nthreads, schedule="static", chunksize=1):
-        memset(scratch + d * n, 0, n * sizeof(int64_t))
-    e0 = 0
-    while e0 < m:
-        e1 = min(m, e0 + step)
-        for d in prange(nthreads, num_threads=nthreads, schedule="static", chunksize=1):
-            mine = scratch + d * n
-            a = e0 + (e1 - e0) * d // nthreads
-            b = e0 + (e1 - e0) * (d + 1) // nthreads
-            for e in range(a, b):
-                mine[indices[e]] += 1
-        e0 = e1
-        if interrupted():
-            return -1
-    rev_indptr[0] = 0
-    for v in prange(n, num_threads=nthreads, schedule="static"):
-        total = 0
-        for d in range(nthreads):
-            total = total + scratch[d * n + v]
-        rev_indptr[v + 1] = total
-    for v in range(n):
-        rev_indptr[v + 1] += rev_indptr[v]
-    return 0
+cdef void _count_buckets(const int64_t* indptr, const int64_t* indices, int64_t u0, int64_t u1,
+                         int64_t* counts) noexcept nogil:
+    cdef int64_t e
+    for e in range(indptr[u0], indptr[u1]):
+        counts[indices[e] >> SHIFT] += 1
 
 
-cdef int _count_in(int64_t n, int64_t m, const int64_t* indices,
-                   int64_t* rev_indptr) noexcept nogil:
-    """rev_indptr[v] = the edges into vertices below v: 0, or -1 on Ctrl-C."""
-    cdef int64_t e, v
+cdef void _deal(const int64_t* indptr, const int64_t* indices, int64_t u0, int64_t u1,
+                int64_t* cursor, uint64_t* packed) noexcept nogil:
+    """The edges of the sources u0..u1-1 into their buckets, as (source << 32
+    | end)."""
+    cdef int64_t u, e, v
+    for u in range(u0, u1):
+        for e in range(indptr[u], indptr[u + 1]):
+            v = indices[e]
+            packed[cursor[v >> SHIFT]] = (<uint64_t> u << 32) | <uint64_t> v
+            cursor[v >> SHIFT] += 1
+
+
+cdef void _sort_bucket(int64_t b, int64_t n, const int64_t* starts, const uint64_t* packed,
+                       uint64_t* copy, int64_t* count, int64_t* rev_indptr,
+                       int64_t* rev_indices) noexcept nogil:
+    """Counting-sort bucket b (its edges packed[starts[b]:starts[b + 1]], in
+    source order, where its ends' sources go: ``copy`` takes them first) by
+    end into rev_indices, and write rev_indptr of its vertices."""
+    cdef int64_t lo = b << SHIFT, hi = min(n, lo + (1 << SHIFT)), i, v, acc
+    cdef int64_t start = starts[b], stop = starts[b + 1]
+    cdef uint64_t x, low = (<uint64_t> 1 << 32) - 1
+    memcpy(copy, packed + start, (stop - start) * sizeof(uint64_t))
+    for i in range(hi - lo + 1):
+        count[i] = 0
+    for i in range(stop - start):
+        count[<int64_t> (copy[i] & low) - lo + 1] += 1
+    acc = start
+    for i in range(hi - lo):
+        acc += count[i + 1]
+        count[i + 1] = acc - count[i + 1]         # where vertex lo + i starts
+        rev_indptr[lo + i] = count[i + 1]
+    for i in range(stop - start):
+        x = copy[i]
+        v = <int64_t> (x & low) - lo + 1
+        rev_indices[count[v]] = <int64_t> (x >> 32)
+        count[v] += 1
+
+
+cdef int _reverse_plain(int64_t n, const int64_t* indptr, const int64_t* indices,
+                        int64_t* rev_indptr, int64_t* rev_indices) noexcept nogil:
+    """The reverse in one pass of random writes (graphs too large to pack)."""
+    cdef int64_t u, e, v, m = indptr[n]
     for v in range(n + 1):
         rev_indptr[v] = 0
     for e in range(m):
@@ -116,6 +173,16 @@ cdef int _count_in(int64_t n, int64_t m, const int64_t* indices,
         rev_indptr[indices[e] + 1] += 1
     for v in range(n):
         rev_indptr[v + 1] += rev_indptr[v]
+    for u in range(n):
+        if (u & CHECK_EVERY) == CHECK_EVERY and interrupted():
+            return -1
+        for e in range(indptr[u], indptr[u + 1]):
+            v = indices[e]
+            rev_indices[rev_indptr[v]] = u
+            rev_indptr[v] += 1
+    for v in range(n, 0, -1):
+        rev_indptr[v] = rev_indptr[v - 1]
+    rev_indptr[0] = 0
     return 0
 
 

@@ -26,12 +26,14 @@ import numpy as np
 
 from cython.parallel cimport prange, threadid
 from libc.stdlib cimport malloc, free
+from libc.string cimport memset
 from libc.stdint cimport INT64_MAX
 
-from grundy._core._typedefs cimport (int8_t, int32_t, int64_t, uint8_t, uint16_t, rem_t,
-                                     WIN, LOSS, TIE)
+from grundy._core._typedefs cimport (int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t,
+                                     uint64_t, rem_t, WIN, LOSS, DRAW, TIE, grundy_prefetch)
 from grundy._core._interrupt cimport PyErr_CheckSignals, interrupted, raise_interrupt
 from grundy._core.serial cimport serial_pass, tie_pass, queue_bytes as _queue_bytes
+from grundy._core.csr cimport CSRSource
 from grundy._core.source cimport MoveSource
 from grundy._core.states cimport (Many, MANY, MARK_WIN, MARK_LOSS, MARK_TIE, INVALID_STATE,
                                   initial_state, keeps, outcome_of)
@@ -181,15 +183,11 @@ def _solve(MoveSource src not None, uint8_t[::1] state, rem_t[::1] remoteness, b
                 t = threadid()
                 found = src.initial_states(&state[0], a, min(a + INITIAL_SLICE, hi),
                                            buf + t * width)
-                remoteness[a] = 1 if found >= 0 else 0
                 if found < 0:
-                    for s in range(a, min(a + INITIAL_SLICE, hi)):
-                        if state[s] == 0:
-                            state[s] = terminal
-                        elif state[s] == MARK_TIE:
-                            tie_seen[0] = True
-                        if s > a:
-                            remoteness[s] = 0
+                    _finish_initial(&state[a], &remoteness[a], min(a + INITIAL_SLICE, hi) - a,
+                                    terminal, tie_seen)
+                else:
+                    remoteness[a] = 1
             a = lo
             while a < hi:
                 if remoteness[a] == 1:
@@ -242,6 +240,21 @@ def _solve(MoveSource src not None, uint8_t[::1] state, rem_t[::1] remoteness, b
     return "ok"
 
 
+cdef void _finish_initial(uint8_t* state, rem_t* remoteness, int64_t count, uint8_t terminal,
+                          bint* tie_seen) noexcept nogil:
+    """After initial_states: the terminal mark where a position has no move,
+    remoteness 0, and whether a position is a TIE by rule."""
+    cdef int64_t s
+    cdef bint tie = False
+    memset(remoteness, 0, count * sizeof(rem_t))
+    for s in range(count):
+        if state[s] == 0:
+            state[s] = terminal
+        tie = tie | (state[s] == MARK_TIE)
+    if tie:
+        tie_seen[0] = True
+
+
 cdef int _count_many(MoveSource src, uint8_t* state, int64_t n, Many* many,
                      int64_t* buf) noexcept nogil:
     """The counters of the positions holding MANY (252 moves or more), in
@@ -270,7 +283,8 @@ cdef int _count_many(MoveSource src, uint8_t* state, int64_t n, Many* many,
 
 
 def best_moves(MoveSource src not None, const int8_t[::1] outcome, const rem_t[::1] remoteness,
-               int64_t start, int64_t stop, int64_t[::1] move, int threads=1):
+               int64_t start, int64_t stop, int64_t[::1] move, int threads=1,
+               int64_t[::1] wide=None):
     """Optimal successors of the positions ``start..stop-1`` into ``move[0:stop-start]``.
 
     A position's move is its first successor (in ``successors()`` order)
@@ -278,7 +292,11 @@ def best_moves(MoveSource src not None, const int8_t[::1] outcome, const rem_t[:
     remoteness r a successor of the opposite outcome at r - 1, for a TIE a
     TIE at r - 1, for a DRAW a DRAW.  -1 where the game is over (a
     primitive value, or no move).  ``outcome`` and ``remoteness`` are a
-    solve's (remoteness 0 at draws).
+    solve's (remoteness 0 at draws).  For many positions at once, each
+    position's outcome and remoteness are packed into one key first, so
+    that looking at a move costs one memory access and one comparison.
+    ``wide``, if given, gets the int64 remoteness of the same positions
+    (-1 at draws) on the way.
 
     >>> from grundy._core.csr import CSRSource
     >>> import numpy as np
@@ -288,37 +306,49 @@ def best_moves(MoveSource src not None, const int8_t[::1] outcome, const rem_t[:
     >>> move.tolist()
     [2, 2, -1]
     """
-    cdef int64_t n = src.n_positions, s, i, k, s2, found, lo, hi
-    cdef int8_t o
-    cdef int64_t r
-    cdef int t
-    cdef bint stopped = False
+    cdef int64_t n = src.n_positions, s, lo, hi
+    cdef bint stopped = False, packed
     check_threads(threads)
     if outcome.shape[0] != n or remoteness.shape[0] != n:
         raise ValueError(f"outcome and remoteness must have {n} entries")
     if not (0 <= start <= stop <= n) or move.shape[0] < stop - start:
         raise ValueError(f"positions {start}..{stop} do not fit 0..{n} and the move array")
+    if wide is not None and wide.shape[0] < stop - start:
+        raise ValueError(f"positions {start}..{stop} do not fit the remoteness array")
+    cdef int64_t* widened = &wide[0] if wide is not None and stop > start else NULL
+    packed = stop - start >= max(n // 8, <int64_t> PACK_MIN)
+    keys = np.empty(n if packed else 0, dtype=np.uint32 if rem_t is uint16_t else np.uint64)
     cdef int64_t width = padded(max(src.max_successors, 0) + 1)
     cdef int64_t* buf = <int64_t*> malloc(threads * width * sizeof(int64_t))
     if buf == NULL:
         raise MemoryError("out of memory for the successor buffers")
+    cdef CSRSource csr = src if isinstance(src, CSRSource) else None
+    cdef uint32_t[::1] keys32
+    cdef uint64_t[::1] keys64
     with nogil:
+        if packed:
+            with gil:
+                if rem_t is uint16_t:
+                    keys32 = keys
+                else:
+                    keys64 = keys
+            for s in prange(n, num_threads=threads, schedule="static"):
+                if rem_t is uint16_t:
+                    keys32[s] = <uint32_t> _key(outcome[s], remoteness[s])
+                else:
+                    keys64[s] = _key(outcome[s], remoteness[s])
         lo = start
         while lo < stop:        # in slices, looking for Ctrl-C between them
             hi = min(stop, lo + CHECK_EVERY_STATES + 1)
-            for s in prange(lo, hi, num_threads=threads, schedule="static"):
-                t = threadid()
-                found = -1
-                if src.primitive(s) == 0:
-                    o = outcome[s]
-                    r = remoteness[s]
-                    k = src.successors(s, buf + t * width)
-                    for i in range(k):
-                        s2 = buf[t * width + i]
-                        if 0 <= s2 < n and keeps(o, r, outcome[s2], remoteness[s2]):
-                            found = s2
-                            break
-                move[s - start] = found
+            if packed and rem_t is uint16_t:
+                _moves(src, csr, outcome, remoteness, &keys32[0], lo, hi, start, move, widened,
+                       buf, width, threads)
+            elif packed:
+                _moves(src, csr, outcome, remoteness, &keys64[0], lo, hi, start, move, widened,
+                       buf, width, threads)
+            else:
+                _moves(src, csr, outcome, remoteness, <uint32_t*> NULL, lo, hi, start, move,
+                       widened, buf, width, threads)
             lo = hi
             if lo < stop and interrupted():
                 stopped = True
@@ -326,6 +356,93 @@ def best_moves(MoveSource src not None, const int8_t[::1] outcome, const rem_t[:
     free(buf)
     if stopped:
         raise_interrupt()
+
+
+cdef enum:
+    PACK_MIN = 1 << 16            # fewer positions' moves are found without packed keys
+    AHEAD_MOVES = 8               # positions ahead whose moves' keys are prefetched
+
+
+ctypedef fused key_t:
+    uint32_t
+    uint64_t
+
+
+cdef inline uint64_t _key(int8_t o, int64_t r) noexcept nogil:
+    """One word for (outcome, remoteness): remoteness << 2 | a code of the outcome."""
+    return (<uint64_t> r << 2) | <uint64_t> (o + 1)     # LOSS 0, DRAW 1, WIN 2, TIE 3
+
+
+cdef void _moves(MoveSource src, CSRSource csr, const int8_t[::1] outcome,
+                 const rem_t[::1] remoteness, const key_t* keys, int64_t lo, int64_t hi,
+                 int64_t start, int64_t[::1] move, int64_t* wide, int64_t* buf, int64_t width,
+                 int threads) noexcept nogil:
+    """best_moves of the positions lo..hi-1: from the packed ``keys`` if
+    given (the successor wanted has one exact key: that of the opposite
+    outcome, or of a TIE, one move nearer, or of a DRAW), else by the move
+    rule itself.  A CSR graph's successors are read from its arrays."""
+    cdef int64_t s, i, k, s2, found, n = outcome.shape[0]
+    cdef uint64_t want
+    cdef const int64_t* succ
+    cdef int8_t o
+    cdef int t
+    for s in prange(lo, hi, num_threads=threads, schedule="static"):
+        t = threadid()
+        found = -1
+        if keys != NULL and csr is not None and s + AHEAD_MOVES < hi:
+            # The keys of a position's moves are scattered: fetch those of the
+            # position AHEAD_MOVES on early (its first two moves).
+            i = csr.indptr[s + AHEAD_MOVES]
+            k = csr.indptr[s + AHEAD_MOVES + 1]
+            if i < k:
+                grundy_prefetch(keys + csr.indices[i])
+                if i + 1 < k:
+                    grundy_prefetch(keys + csr.indices[i + 1])
+        if src.primitive(s) == 0:
+            if csr is not None:
+                succ = csr.indices + csr.indptr[s]
+                k = csr.indptr[s + 1] - csr.indptr[s]
+            else:
+                k = src.successors(s, buf + t * width)
+                succ = buf + t * width
+            o = outcome[s]
+            if keys != NULL:
+                want = _key(0, 0) if o == DRAW else (
+                    _key(o, remoteness[s] - 1) if o == TIE else _key(-o, remoteness[s] - 1))
+                if o == DRAW or remoteness[s] > 0:
+                    for i in range(k):
+                        s2 = succ[i]
+                        if 0 <= s2 < n and keys[s2] == want:
+                            found = s2
+                            break
+            else:
+                for i in range(k):
+                    s2 = succ[i]
+                    if 0 <= s2 < n and keeps(o, remoteness[s], outcome[s2], remoteness[s2]):
+                        found = s2
+                        break
+        move[s - start] = found
+        if wide != NULL:
+            wide[s - start] = -1 if outcome[s] == DRAW else <int64_t> remoteness[s]
+
+
+def widen(const int8_t[::1] outcome, const rem_t[::1] remoteness, int64_t[::1] out,
+          int threads=1):
+    """The int64 remoteness a solution shows: ``remoteness``, -1 at draws.
+
+    >>> import numpy as np
+    >>> out = np.empty(2, np.int64)
+    >>> widen(np.array([1, 0], np.int8), np.array([3, 0], np.uint16), out)
+    >>> out.tolist()
+    [3, -1]
+    """
+    cdef int64_t n = outcome.shape[0], s
+    check_threads(threads)
+    if remoteness.shape[0] != n or out.shape[0] != n:
+        raise ValueError(f"outcome, remoteness and out must have {n} entries")
+    with nogil:
+        for s in prange(n, num_threads=threads, schedule="static"):
+            out[s] = -1 if outcome[s] == DRAW else <int64_t> remoteness[s]
 
 
 def first_optimal(const int8_t[::1] outcome, const rem_t[::1] remoteness,

@@ -25,12 +25,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from grundy._common import (DRAW, INT64_MAX, Int64Array, check_memory, queue_limit_error,
-                            readonly)
+from grundy._common import INT64_MAX, Int64Array, check_memory, queue_limit_error, readonly
 from grundy._core import retrograde as _retro
 from grundy._progress import Progress, reporting
 
-__all__ = ["solve_states", "solve_bytes", "best_moves", "wide_remoteness", "Remoteness"]
+__all__ = ["solve_states", "solve_bytes", "best_moves", "answers", "wide_remoteness",
+           "Remoteness"]
 
 Remoteness = npt.NDArray[np.uint16] | npt.NDArray[np.int32]
 """The compact remoteness of a solve: uint16, or int32 past 65535 (0 at draws)."""
@@ -97,14 +97,15 @@ def solve_states(source: Any, *, misere: bool = False, max_memory: int | None = 
     return readonly(state).view(np.int8), readonly(remoteness)
 
 
-def wide_remoteness(outcome: npt.NDArray[np.int8], remoteness: Remoteness) -> Int64Array:
+def wide_remoteness(outcome: npt.NDArray[np.int8], remoteness: Remoteness,
+                    threads: int = 1) -> Int64Array:
     """The int64 remoteness a solution shows (-1 at draws), read-only.
 
     >>> wide_remoteness(np.array([1, 0], np.int8), np.array([3, 0], np.uint16)).tolist()
     [3, -1]
     """
-    out = remoteness.astype(np.int64)
-    out[outcome == DRAW] = -1
+    out = np.empty(len(outcome), dtype=np.int64)
+    _retro.widen(outcome, remoteness, out, threads)
     return readonly(out)
 
 
@@ -123,3 +124,20 @@ def best_moves(source: Any, outcome: npt.NDArray[np.int8], remoteness: Remotenes
     move = np.empty(stop - start, dtype=np.int64)
     _retro.best_moves(source, outcome, remoteness, start, stop, move, threads=threads)
     return move
+
+
+def answers(source: Any, outcome: npt.NDArray[np.int8], remoteness: Remoteness,
+            threads: int = 1) -> tuple[Int64Array, Int64Array]:
+    """The int64 remoteness (-1 at draws) and best moves of every position,
+    in one pass (as :func:`wide_remoteness` and :func:`best_moves`), read-only.
+
+    >>> from grundy._core.csr import CSRSource
+    >>> src = CSRSource(np.array([0, 1, 1]), np.array([1]))
+    >>> [a.tolist() for a in answers(src, *solve_states(src))]
+    [[1, 0], [1, -1]]
+    """
+    n = len(outcome)
+    wide = np.empty(n, dtype=np.int64)
+    move = np.empty(n, dtype=np.int64)
+    _retro.best_moves(source, outcome, remoteness, 0, n, move, threads=threads, wide=wide)
+    return readonly(wide), readonly(move)

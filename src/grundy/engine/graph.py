@@ -31,7 +31,7 @@ from grundy._core import loopy as _loopy
 from grundy._core.csr import CSRSource
 from grundy._core import textio as _textio
 from grundy._progress import Progress, check_progress
-from grundy.engine.driver import best_moves, solve_bytes, solve_states, wide_remoteness
+from grundy.engine.driver import answers, solve_bytes, solve_states
 from grundy.engine.loopy import LoopyValue
 from grundy.engine.positions import decode_positions, encode_positions
 from grundy.engine.store import need, positions_data, positions_of, save, saved_solution
@@ -774,8 +774,7 @@ class GameGraph:
         outcome, rem = solve_states(source, misere=misere, max_memory=max_memory,
                                     fixed_bytes=fixed, what=what, progress=progress,
                                     threads=threads)
-        move = best_moves(source, outcome, rem, threads=threads)
-        remoteness = wide_remoteness(outcome, rem)
+        remoteness, move = answers(source, outcome, rem, threads)
         return GraphSolution._owned(self, outcome, remoteness, move)
 
     def values(self, *, max_memory: int | None = None) -> Int64Array:
@@ -860,10 +859,10 @@ class GameGraph:
         return LoopyValues._owned(self, value, stages)
 
     def _labels_array(self, labels: Mapping[Any, int] | npt.ArrayLike | None
-                      ) -> npt.NDArray[np.int8]:
+                      ) -> npt.NDArray[np.int8] | None:
         n = self.n_positions
         if labels is None:
-            return np.zeros(n, dtype=np.int8)
+            return None
         if isinstance(labels, Mapping):
             out = np.zeros(n, dtype=np.int8)
             for key, value in labels.items():
@@ -917,8 +916,9 @@ def build_bytes(n: int, m: int) -> int:
 
 def _held_bytes(n: int, m: int) -> int:
     """Bytes :meth:`GameGraph.solve` holds besides the engine's own: the
-    reverse CSR, and the int64 remoteness and moves of the solution."""
-    return 8 * (n + 1) + 8 * m + 16 * n
+    reverse CSR, the int64 remoteness and moves of the solution, and the
+    keys the moves are found with."""
+    return 8 * (n + 1) + 8 * m + 24 * n
 
 
 def graph_solve_bytes(n: int, m: int) -> int:

@@ -199,7 +199,8 @@ class StateSolution(Solution):
         with self._lock:
             if self._move is None:
                 n = self._outcome.size
-                check_memory(8 * n, self._max_memory, f"the int64 moves of {n:,} positions")
+                # The moves, and the keys they are found with (8 bytes a position each).
+                check_memory(16 * n, self._max_memory, f"the int64 moves of {n:,} positions")
                 self._move = readonly(self._moves(0, n))
             return self._move
 
