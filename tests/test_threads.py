@@ -350,3 +350,41 @@ def test_cli_threads(tmp_path):
         r = subprocess.run([sys.executable, "-m", "grundy", "police", board, "--threads", bad],
                            capture_output=True, text=True, timeout=60)
         assert r.returncode == 2 and "--threads must be an integer 1..1024" in r.stderr
+
+
+# -- the default thread count: the cores other work leaves free ------------------------
+
+def test_free_cores_counts_other_processes_not_this_one(monkeypatch):
+    from grundy import _common
+    monkeypatch.setattr(_common, "usable_cores", lambda: 8)
+    monkeypatch.setattr(_common.os, "cpu_count", lambda: 8)
+    for system, mine, free in ((3, 3, 8), (5, 2, 5), (20, 1, 1), (2, 3, 8)):
+        monkeypatch.setattr(_common, "_free_cores", (-1.0, 0))        # not cached
+        monkeypatch.setattr(_common, "_running_tasks", lambda: system)
+        monkeypatch.setattr(_common, "_running_threads", lambda: mine)
+        assert _common.free_cores() == free, (system, mine)
+        assert _common.check_threads(None) == free
+    # Unreadable (not Linux): every usable core.
+    monkeypatch.setattr(_common, "_free_cores", (-1.0, 0))
+
+    def unreadable():
+        raise OSError("no /proc")
+
+    monkeypatch.setattr(_common, "_running_tasks", unreadable)
+    assert _common.free_cores() == 8
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/loadavg"), reason="reads /proc/loadavg")
+def test_a_busy_core_is_not_free():
+    from grundy._common import free_cores, usable_cores
+    import grundy._common as common
+    if usable_cores() < 2:
+        pytest.skip("one usable core")
+    hog = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        time.sleep(0.3)
+        common._free_cores = (-1.0, 0)
+        assert free_cores() <= usable_cores() - 1
+    finally:
+        hog.kill()
+        hog.wait()

@@ -13,6 +13,7 @@ import enum
 import operator
 import os
 import re
+import time
 from collections.abc import Iterable
 from typing import Any, Final, TypeVar
 
@@ -274,9 +275,63 @@ def usable_cores() -> int:
         return os.cpu_count() or 1
 
 
+# The last answer of free_cores() and when it was found (it is asked at every
+# solve; /proc/loadavg is read again after this many seconds).
+_free_cores: tuple[float, int] = (-1.0, 0)
+_FREE_CORES_FOR = 0.1
+
+
+def free_cores() -> int:
+    """The cores this process may run on that other work leaves free now (at
+    least 1): :func:`usable_cores`, less one for each other task the system
+    is running (Linux: the running tasks of ``/proc/loadavg``, the fewest of
+    a few reads, the reader itself not counted), never more than the
+    machine's cores minus those.  Where that cannot be read: every usable
+    core.  A core kept busy by another process would make the threads of a
+    solve wait for each other at every level (twice as slow as one thread,
+    measured on two cores).
+
+    >>> 1 <= free_cores() <= usable_cores()
+    True
+    """
+    global _free_cores
+    usable = usable_cores()
+    now = time.monotonic()
+    if usable == 1 or now - _free_cores[0] < _FREE_CORES_FOR:
+        return min(usable, _free_cores[1]) if usable > 1 else 1
+    try:
+        others = max(min(_running_tasks() - _running_threads() for _ in range(5)), 0)
+    except (OSError, ValueError, IndexError):
+        return usable
+    free = max(1, min(usable, (os.cpu_count() or usable) - others))
+    _free_cores = (now, free)
+    return free
+
+
+def _running_tasks() -> int:
+    """The tasks running or ready to run on the whole system now."""
+    with open("/proc/loadavg") as f:
+        return int(f.read().split()[3].split("/")[0])
+
+
+def _running_threads() -> int:
+    """This process's threads running or ready to run now (this one, and
+    such as numpy's BLAS threads or OpenMP's, waiting busily)."""
+    count = 0
+    for task in os.listdir("/proc/self/task"):
+        try:
+            with open(f"/proc/self/task/{task}/stat") as f:
+                # pid (comm) state ...: comm may hold spaces and parentheses.
+                count += f.read().rpartition(")")[2].split()[0] == "R"
+        except FileNotFoundError:           # a thread that ended meanwhile
+            pass
+    return count
+
+
 def check_threads(threads: object) -> int:
-    """The ``threads=`` option: None means every core the process may use
-    (:func:`usable_cores`); else an integer 1..1024 (1: the serial path).
+    """The ``threads=`` option: None means the cores this process may use
+    that other work leaves free (:func:`free_cores`); else an integer
+    1..1024 (1: the serial path).
 
     At most THREADS_PER_CORE threads a usable core are started: more would
     only wait for each other, and a thousand threads may not even start (the
@@ -291,7 +346,7 @@ def check_threads(threads: object) -> int:
     ValueError: threads must be >= 1 (and <= 1024), got 0
     """
     if threads is None:
-        return min(usable_cores(), MAX_THREADS)
+        return min(free_cores(), MAX_THREADS)
     return min(check_int(threads, "threads", 1, MAX_THREADS),
                THREADS_PER_CORE * usable_cores())
 

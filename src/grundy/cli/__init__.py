@@ -522,8 +522,8 @@ def _threads(text: str) -> int:
 
 def _add_threads(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--threads", type=_threads, default=None, metavar="N",
-                        help="threads to solve with (default: every core this process may "
-                             "use; 1: one); any number gives the same output")
+                        help="threads to solve with (default: the cores other work leaves "
+                             "free; 1: one); any number gives the same output")
 
 
 def _add_max_memory(parser: argparse.ArgumentParser) -> None:

@@ -568,8 +568,8 @@ def solve_game(game: Any, *, start: Any = None, misere: bool = False,
         ``grundy[progress]`` extra); a callable is called as
         ``progress(explored, found)`` about every quarter second.
     threads : int, optional
-        Threads for the solve once explored (default: every core the
-        process may use; 1: the serial pass; at most 4 a core are
+        Threads for the solve once explored (default: the cores other
+        work leaves free; 1: the serial pass; at most 4 a core are
         started).  Any number gives the same answers.
 
     Returns

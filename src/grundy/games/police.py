@@ -587,8 +587,8 @@ class PoliceThief:
             extra); a callable is called as ``progress(done, total)`` about
             every quarter second (done: the positions decided).
         threads : int, optional
-            Threads for the solve (default: every core the process may use; 1:
-            the serial pass; at most 4 a core are started).  Any number gives
+            Threads for the solve (default: the cores other work leaves free;
+            1: the serial pass; at most 4 a core are started).  Any number gives
             the same answers.
 
         Returns

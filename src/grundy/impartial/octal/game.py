@@ -197,8 +197,9 @@ class TakeAndBreakGame:
         max_memory : int, optional
             Bytes the values may take (default: the memory available).
         threads : int, optional
-            Threads for the kernels (default, and at most: every core the
-            process may use; 1: the serial kernels).  They work on
+            Threads for the kernels (default: the cores other work leaves
+            free; at most every core the process may use; 1: the serial
+            kernels).  They work on
             consecutive heap sizes at once; small heaps, and games that never
             split a heap, are computed serially.  Any number gives the same
             values.
