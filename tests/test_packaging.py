@@ -19,10 +19,15 @@ import pytest
 import grundy
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), os.pardir))
-KERNELS = ["csr", "explore", "grundy", "loopy", "octal", "police", "retrograde", "textio"]
+KERNELS = ["blocks", "csr", "explore", "grundy", "loopy", "octal", "police", "retrograde",
+           "serial", "source", "textio", "threaded"]
+# What a plug-in cimports: the public contract and the declarations it names.
+PLUGIN_PXD = ["grundy/plugin.pxd", "grundy/_core/source.pxd", "grundy/_core/states.pxd",
+              "grundy/_core/_typedefs.pxd"]
 
-pytestmark = pytest.mark.skipif(importlib.util.find_spec("build") is None,
-                                reason="the 'build' front end is not installed")
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(importlib.util.find_spec("build") is None,
+                                 reason="the 'build' front end is not installed")]
 
 
 @pytest.fixture(scope="module")
@@ -43,10 +48,11 @@ def test_sdist_has_the_sources_and_nothing_generated(dists):
         names = {name.split("/", 1)[1] for name in tar.getnames() if "/" in name}
     for k in KERNELS:
         assert f"src/grundy/_core/{k}.pyx" in names
-    for needed in ["src/grundy/_core/_typedefs.pxd", "src/grundy/_core/retrograde.pxd",
-                   "src/grundy/_core/csr.pxd", "tests/conftest.py", "tests/reference.py",
-                   "examples/police.txt", "examples/graph.txt", "LICENSE", "README.md",
-                   "pyproject.toml", "setup.py", ".ci/run"]:
+    for needed in ["src/" + pxd for pxd in PLUGIN_PXD] + [
+            "src/grundy/_core/csr.pxd", "tests/conftest.py", "tests/reference.py",
+            "examples/police.txt", "examples/graph.txt", "examples/plugin/wythoff.pyx",
+            "examples/plugin/setup.py", "LICENSE", "README.md", "pyproject.toml", "setup.py",
+            ".ci/run"]:
         assert needed in names, needed
     assert not [n for n in names if n.endswith((".c", ".so", ".pyd", ".o"))]
 
@@ -59,7 +65,8 @@ def test_wheel_has_compiled_modules_only(dists):
     for k in KERNELS:
         assert any(n.startswith(f"grundy/_core/{k}.") and n.endswith((".so", ".pyd"))
                    for n in names), k
-    assert "grundy/_core/retrograde.pxd" in names         # for plug-ins to cimport
+    for pxd in PLUGIN_PXD:                                  # for plug-ins to cimport
+        assert pxd in names, pxd
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
     meta = next(n for n in names if n.endswith(".dist-info/METADATA"))
     with zipfile.ZipFile(wheel) as whl:
