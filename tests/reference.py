@@ -104,9 +104,11 @@ def nim_tree(piles, misere=False):
 
 
 def nim_winning_moves_tree(piles, misere=False):
-    """Every move (i, k) to a LOSS position, by game-tree search."""
-    return [(i, k) for i, x in enumerate(piles) for k in range(x)
-            if nim_tree(list(piles[:i]) + [k] + list(piles[i + 1:]), misere) == LOSS]
+    """Every move to a LOSS position, as the position it leads to (a tuple
+    of piles), in pile order, by game-tree search."""
+    after = (tuple(piles[:i]) + (k,) + tuple(piles[i + 1:])
+             for i, x in enumerate(piles) for k in range(x))
+    return [pos for pos in after if nim_tree(list(pos), misere) == LOSS]
 
 
 INF = "inf"

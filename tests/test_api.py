@@ -192,7 +192,7 @@ def test_one_result_vocabulary(kind, sol, p):
 def test_evaluation_repr_names_the_outcome():
     e = grundy.GameGraph.from_edges([(0, 1)]).solve()[1]
     assert repr(e) == "Evaluation(LOSS, remoteness=0, move=NO_MOVE)"
-    assert e == (grundy.LOSS, 0, -1)
+    assert e == (grundy.LOSS, 0, grundy.NO_MOVE) and e != (grundy.LOSS, 0, -1)
     with pytest.raises(AttributeError):
         e.outcome = grundy.WIN               # frozen
 
@@ -200,7 +200,7 @@ def test_evaluation_repr_names_the_outcome():
 def test_outcomes_print_as_names():
     assert [repr(o) for o in grundy.Outcome] == ["WIN", "LOSS", "DRAW", "TIE"]
     assert f"{grundy.WIN} {grundy.LOSS!s} {grundy.DRAW:>5}" == "WIN LOSS  DRAW"
-    assert str(grundy.NO_MOVE) == "NO_MOVE" and grundy.NO_MOVE == -1
+    assert str(grundy.NO_MOVE) == "NO_MOVE" and int(grundy.NO_MOVE) == -1 != grundy.NO_MOVE
     assert grundy.WIN == 1 and int(grundy.LOSS) == -1
 
 

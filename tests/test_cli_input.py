@@ -72,8 +72,9 @@ def test_nim_cli_small_positions_against_game_tree(misere):
     assert code == 0, err
     for piles, answer in zip(positions, out.splitlines()):
         moves = nim_winning_moves_tree(piles, misere)
-        if moves:
-            assert answer == f"WIN {moves[0][0]} {moves[0][1]}"
+        if moves:            # the CLI names the pile reduced and its new size
+            pile = next(i for i, (x, y) in enumerate(zip(piles, moves[0])) if x != y)
+            assert answer == f"WIN {pile} {moves[0][pile]}"
         else:
             assert answer == ("LOSS" if nim_tree(piles, misere) == -1 else "WIN")
 

@@ -822,7 +822,7 @@ OVERFLOW = [
     cli("cli octal sub:2,9223372036854775807 11 --period: claims no period", ["octal", "sub:2,9223372036854775807", "11", "--period"], "",
         Exit(0, out="0 0 1 1 0 0 1 1 0 0 1 1\nno period found up to 11\n")),
     api("OctalGame('0.137').value(2**64 + 5) via the period", lambda: OctalGame("0.137").value(2 ** 64 + 5), Returns(OctalGame("0.137").values(52 + (2 ** 64 + 5 - 52) % 34)[-1].item())),
-    api("nim_moves on uint64 piles near 2**64", lambda: nim_moves(np.array([2 ** 64 - 1, 2 ** 64 - 2], dtype=np.uint64)), Returns([(0, 2 ** 64 - 2)])),
+    api("nim_moves on uint64 piles near 2**64", lambda: [m.tolist() for m in nim_moves(np.array([2 ** 64 - 1, 2 ** 64 - 2], dtype=np.uint64))], Returns([[2 ** 64 - 2, 2 ** 64 - 2]])),
     api("nim_sum of uint64 piles above 2**63", lambda: nim_sum(np.array([2 ** 63, 1], dtype=np.uint64)), Returns(2 ** 63 + 1)),
     api("police steps() with offset 2**31: no overflow warning", lambda: PoliceThief(BOARD, police_moves=[(2 ** 31, 0), (0, 1)]).steps((2, 0), "police"), Returns([(2, 1)])),
 ]
@@ -1010,7 +1010,7 @@ WRONG_TYPE = [
     api("thief_moves=[(0, -10**20)]", lambda: PoliceThief(BOARD, thief_moves=[(0, -10 ** 20)]).solve(), Raises(ValueError, q(-10 ** 20))),
     api("police_moves=[(np.uint64(2**64-1), 0)]", lambda: PoliceThief(BOARD, police_moves=[(np.uint64(2 ** 64 - 1), 0)]).solve(), Raises(ValueError, q(2 ** 64 - 1))),
     api("SubtractionGame({np.uint64(2**63 + 3), 3})", lambda: SubtractionGame({np.uint64(2 ** 63 + 3), 3}), Raises(ValueError, q(2 ** 63 + 3))),
-    api("nim_moves(np.matrix([[3, 4, 5]])): 2-d, one answer per row", lambda: nim_moves(_matrix([[3, 4, 5]])), Returns([[(0, 1)]])),
+    api("nim_moves(np.matrix([[3, 4, 5]])): 2-d, one answer per row", lambda: [[m.tolist() for m in row] for row in nim_moves(_matrix([[3, 4, 5]]))], Returns([[[1, 4, 5]]])),
     # these already behave: kept as regression guards
     api("from_edges(n=-1)", lambda: GameGraph.from_edges([(0, 1)], n=-1), Raises(ValueError, q(-1))),
     api("from_edges(n=2.0)", lambda: GameGraph.from_edges([(0, 1)], n=2.0), Raises(TypeError, r"2\.0")),
@@ -1151,7 +1151,7 @@ VALID_INPUT = [
     cli("cli nim: 5000-digit piles (big ints are advertised)", ["nim"], f"{DIGITS5000} {TEN4999}\n",
         Exit(0, out=f"WIN 0 {TEN4999}\n")),
     cli("cli nim: one 5000-digit pile", ["nim"], f"{DIGITS5000}\n", Exit(0, out="WIN 0 0\n")),
-    api("nim_move on 5000-digit piles", lambda: nim_move([10 ** 4999 + 5, 10 ** 4999]), Returns((0, 10 ** 4999), label="(0, 10**4999)")),
+    api("nim_move on 5000-digit piles", lambda: nim_move([10 ** 4999 + 5, 10 ** 4999]), Returns((10 ** 4999, 10 ** 4999), label="(10**4999, 10**4999)")),
     cli("cli graph: CRLF line ends", ["graph"], "2 1\r\n0 1\r\n", Exit(0, out="WIN 1\nLOSS 0\n")),
     cli("cli police: CRLF line ends", ["police"], "1 4\r\nP.TE\r\n", Exit(0, out="The thief escapes\n")),
     cli("cli nim: blank line is the empty position", ["nim"], "\n1 1\n", Exit(0, out="LOSS\nLOSS\n")),

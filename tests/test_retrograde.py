@@ -52,7 +52,7 @@ def test_one_vertex_both_conventions():
     assert g.solve().outcome.tolist() == [LOSS]
     assert g.solve(misere=True).outcome.tolist() == [WIN]
     assert g.solve().remoteness.tolist() == [0]
-    assert g.solve().move.tolist() == [grundy.NO_MOVE]
+    assert g.solve().move.tolist() == [-1]          # arrays hold -1 where no move
 
 
 def test_self_loop_is_a_draw():
@@ -389,7 +389,7 @@ def test_outcome_and_no_move_names_and_pickles():
     assert repr(DRAW) == "DRAW" and f"{DRAW:>5}" == " DRAW"
     assert WIN == 1 and LOSS == -1 and DRAW == 0 and grundy.Outcome(-1) is LOSS
     assert repr(NO_MOVE) == "NO_MOVE" and str(NO_MOVE) == "NO_MOVE" and f"{NO_MOVE}" == "NO_MOVE"
-    assert NO_MOVE == -1 and isinstance(NO_MOVE, int)
+    assert int(NO_MOVE) == -1 and isinstance(NO_MOVE, int) and NO_MOVE != -1 and NO_MOVE == NO_MOVE
     assert pickle.loads(pickle.dumps(grundy.NO_MOVE)) is grundy.NO_MOVE
     assert copy_module.deepcopy(NO_MOVE) is NO_MOVE
     for o in (WIN, LOSS, DRAW):
@@ -398,3 +398,13 @@ def test_outcome_and_no_move_names_and_pickles():
     assert e == (LOSS, 0, NO_MOVE) and repr(e) == "Evaluation(LOSS, remoteness=0, move=NO_MOVE)"
     back = pickle.loads(pickle.dumps(e))
     assert back == e and back.outcome is LOSS and back.move is NO_MOVE
+
+
+def test_a_position_named_minus_one_is_a_move_not_no_move():
+    # NO_MOVE equals only itself: a real move to the position named -1 is
+    # told apart from "no move" by == as well as by `is`.
+    sol = GameGraph.from_adjacency({"start": [-1], -1: []}).solve()
+    assert sol.best_move("start") == -1 and sol.best_move("start") != NO_MOVE
+    assert sol.best_move(-1) == NO_MOVE and sol.best_move(-1) != -1
+    assert sol["start"] == (WIN, 1, -1) and sol["start"] != (WIN, 1, NO_MOVE)
+    assert NO_MOVE not in {-1} and -1 not in {NO_MOVE} and NO_MOVE in {NO_MOVE}

@@ -75,17 +75,18 @@ TIE: Final = Outcome.TIE
 
 
 class NoMoveType(int):
-    """The type of :data:`NO_MOVE`: the integer -1 that prints as ``NO_MOVE``.
+    """The type of :data:`NO_MOVE`: the answer where a position has no move.
 
-    Move arrays hold -1 where there is no move; a single answer (a best
-    move, a Nim move) is then this object, which equals -1 and can also be
-    told apart with ``is`` where -1 could be a position's name.
+    Move arrays hold -1 where there is no move (``int(NO_MOVE) == -1``, so
+    it fills such arrays); a single answer (a best move, a Nim move) is then
+    this object, which equals nothing but itself: ``best_move(p) ==
+    NO_MOVE`` is False for a real move, even to a position *named* -1.
 
     Examples
     --------
     >>> import grundy
-    >>> grundy.NO_MOVE, grundy.NO_MOVE == -1
-    (NO_MOVE, True)
+    >>> grundy.NO_MOVE, grundy.NO_MOVE == -1, int(grundy.NO_MOVE)
+    (NO_MOVE, False, -1)
     """
     __slots__ = ()
     _instance: NoMoveType | None = None
@@ -94,6 +95,15 @@ class NoMoveType(int):
         if cls._instance is None:           # one object: ``is NO_MOVE`` always works
             cls._instance = super().__new__(cls, -1)
         return cls._instance
+
+    def __eq__(self, other: object) -> bool:
+        return other is self
+
+    def __ne__(self, other: object) -> bool:
+        return other is not self
+
+    def __hash__(self) -> int:
+        return hash(NoMoveType)
 
     def __repr__(self) -> str:
         return "NO_MOVE"
@@ -108,8 +118,8 @@ class NoMoveType(int):
 
 
 NO_MOVE: Final = NoMoveType()
-"""No move / no position: -1 in move arrays, and the answer where a
-position has no move (it prints as ``NO_MOVE`` and equals -1)."""
+"""No move: the answer where a position has no move (it prints as
+``NO_MOVE`` and equals only itself); move arrays hold -1 instead."""
 
 
 class CycleError(ValueError):

@@ -154,8 +154,9 @@ def _answer_big_piles(data: bytes, answers: bytes, big: list[tuple[int, int, int
                                  f"at most {MAX_PILE_DIGITS:,} digits")
         piles = [int(token) for token in tokens]
         move = nim_move(piles, misere=misere)
-        if isinstance(move, tuple):
-            answer = f"WIN {move[0]} {move[1]}\n"
+        if isinstance(move, tuple):          # the piles after it: name the pile it reduces
+            pile = next(i for i, (x, y) in enumerate(zip(piles, move)) if x != y)
+            answer = f"WIN {pile} {move[pile]}\n"
         else:
             answer = "LOSS\n" if nim_outcome(piles, misere=misere) == LOSS else "WIN\n"
         parts.append(answers[done:offset])

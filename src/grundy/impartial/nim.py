@@ -3,9 +3,14 @@
 A position is a sequence of piles: Python ints of any size, or a 1-d numpy
 integer array (one vectorised pass, for millions of piles).  Many positions
 at once: a 2-d numpy integer array holds **one position per row**, and every
-function then answers each row (arrays of answers, one per row).  A move is
-``(pile_index, new_size)``; where there is none the answer is ``NO_MOVE``
-(-1 in arrays).
+function then answers each row (arrays of answers, one per row).  A move
+is, as everywhere in grundy, the position it leads to (the piles after it);
+where there is none the answer is ``NO_MOVE`` (a row of -1 in arrays).
+
+Misère play (whoever takes the last stone loses) follows normal play as
+long as a pile of 2 or more remains after the move; when none would, the
+player leaves an odd number of 1-piles.  The rule is written once
+(:func:`_rule`) and serves every function here.
 
 Examples
 --------
@@ -14,12 +19,12 @@ Examples
 >>> nim_outcome([1, 2, 3])
 LOSS
 >>> nim_moves([3, 4, 5])
-[(0, 1)]
+[(1, 4, 5)]
 >>> nim_move([1, 1, 1], misere=True)
 NO_MOVE
 >>> rows = np.array([[3, 4, 5], [1, 2, 3]])
 >>> nim_sum(rows).tolist(), nim_outcome(rows).tolist(), nim_move(rows).tolist()
-([2, 0], [1, -1], [[0, 1], [-1, -1]])
+([2, 0], [1, -1], [[1, 4, 5], [-1, -1, -1]])
 """
 from __future__ import annotations
 
@@ -31,8 +36,8 @@ from typing import Any, Union, overload
 import numpy as np
 import numpy.typing as npt
 
-from grundy._common import (INT64_MAX, LOSS, NO_MOVE, WIN, Int64Array, NoMoveType, Outcome,
-                            check_bool, is_integer, shorten, shown_int)
+from grundy._common import (INT64_MAX, LOSS, NO_MOVE, WIN, NoMoveType, Outcome,
+                            check_bool, check_memory, is_integer, shorten, shown_int)
 
 IntArray = npt.NDArray[np.integer[Any]]
 Piles = Union[Iterable[int], IntArray]
@@ -126,14 +131,39 @@ def nim_sum(piles: Piles) -> int | IntArray:
     return result
 
 
-def _outcome_rows(piles: IntArray, misere: bool) -> npt.NDArray[np.int8]:
-    """int8 outcome of each row of a 2-d pile array."""
-    win = _xor(piles) != 0
+def _rows(piles: IntArray | list[int]) -> Any:
+    """A validated position as a 2-d array of rows: the array itself (one
+    row for a 1-d array), or one row of Python ints (object dtype: any size)."""
+    if isinstance(piles, np.ndarray):
+        return piles.reshape(1, -1) if piles.ndim == 1 else piles
+    return np.array([piles] if piles else [[]], dtype=object).reshape(1, len(piles))
+
+
+def _rule(rows: Any, misere: bool) -> tuple[Any, Any, Any]:
+    """Nim's rule, the one place it is written: for each row, whether the
+    player to move wins; for each pile, whether a winning move reduces it,
+    and to what.
+
+    Normal play: a win iff the xor s of the piles is not 0, and a pile x is
+    reduced to x ^ s when that is smaller.  Misère play: the same as long
+    as another pile of 2 or more remains; where none does, the winning
+    move leaves an odd number of 1-piles (and with no pile above 1 at all,
+    the player to move wins iff the 1-piles are even in number).
+    """
+    s = np.bitwise_xor.reduce(rows, axis=1) if rows.shape[1] else \
+        np.zeros(rows.shape[0], dtype=rows.dtype)
+    target = rows ^ s[:, None]                # a xor of the piles fits their dtype
+    reduces = target < rows
+    win = s != 0
     if misere:
-        small = (piles <= 1).all(axis=1)
-        ones_even = np.count_nonzero(piles == 1, axis=1) % 2 == 0
-        win = np.where(small, ones_even, win)
-    return np.where(win, np.int8(WIN), np.int8(LOSS)).astype(np.int8)
+        big = np.count_nonzero(rows > 1, axis=1)
+        ones = np.count_nonzero(rows == 1, axis=1)
+        win = np.where(big == 0, ones % 2 == 0, win)
+        endgame = (big[:, None] - (rows > 1)) == 0          # no other pile above 1
+        leave = ((ones[:, None] - (rows == 1)) % 2 == 0).astype(rows.dtype)   # 1 or 0
+        reduces = np.where(endgame, leave < rows, reduces)
+        target = np.where(endgame, leave, target)
+    return np.asarray(win, dtype=bool), np.asarray(reduces, dtype=bool), target
 
 
 @overload
@@ -176,45 +206,30 @@ def nim_outcome(piles: Piles, *, misere: bool = False) -> Outcome | npt.NDArray[
     """
     piles = _piles(piles)
     misere = check_bool(misere, "misere")
-    if isinstance(piles, np.ndarray):
-        if piles.ndim == 2:
-            return _outcome_rows(piles, misere)
-        return Outcome(int(_outcome_rows(piles.reshape(1, -1), misere)[0]))
-    if misere and all(x <= 1 for x in piles):
-        return WIN if sum(1 for x in piles if x == 1) % 2 == 0 else LOSS
-    return WIN if _xor(piles) else LOSS
+    win = _rule(_rows(piles), misere)[0]
+    if isinstance(piles, np.ndarray) and piles.ndim == 2:
+        return np.where(win, np.int8(WIN), np.int8(LOSS)).astype(np.int8)
+    return WIN if win[0] else LOSS
 
 
-def _winning_mask(piles: IntArray, misere: bool) -> tuple[npt.NDArray[np.bool_], IntArray]:
-    """Boolean array [rows, piles]: the pile of each row that a winning move
-    reduces, and the int array of the size it leaves (where the mask is set)."""
-    s = _xor(piles)
-    target = piles ^ s[:, None]               # a xor of the piles fits their dtype
-    mask = target < piles
-    if misere:
-        big = np.count_nonzero(piles > 1, axis=1)
-        ones = np.count_nonzero(piles == 1, axis=1)
-        # One pile > 1: reduce it to leave an odd number of 1-piles.
-        one_big = big == 1
-        if one_big.any():
-            rows = np.flatnonzero(one_big)
-            mask[rows] = piles[rows] > 1
-            keep = np.where(ones[rows] % 2 == 0, 1, 0).astype(piles.dtype)
-            target[rows] = keep[:, None]
-        # Every pile 0 or 1: take a whole 1-pile iff that leaves an odd count.
-        no_big = big == 0
-        if no_big.any():
-            rows = np.flatnonzero(no_big)
-            mask[rows] = (piles[rows] == 1) & (ones[rows] % 2 == 0)[:, None]
-            target[rows] = 0
-    return mask, target
+def _positions(row: Any, piles: Any, sizes: Any) -> Any:
+    """The positions after each winning move of one position: ``row``
+    with pile ``piles[j]`` left with ``sizes[j]`` stones, for each j; a 2-d
+    array (one position per row) for an array, a list of tuples otherwise."""
+    if isinstance(row, np.ndarray):
+        out = np.repeat(row[None, :], len(piles), axis=0)
+        out[np.arange(len(piles)), piles] = sizes
+        return out
+    return [tuple(row[:i]) + (int(size),) + tuple(row[i + 1:]) for i, size in zip(piles, sizes)]
 
 
-def nim_moves(piles: Piles, *, misere: bool = False
-              ) -> list[tuple[int, int]] | list[list[tuple[int, int]]]:
-    """Every winning move, as ``(pile_index, new_size)``, in pile order.
+def nim_moves(piles: Piles, *, misere: bool = False,
+              max_memory: int | None = None) -> Any:
+    """Every winning move, as the position it leads to, in pile order.
 
     A move leaves the opponent in a LOSS; there is at most one per pile.
+    Each move is a whole position, so k moves of n piles take k·n numbers:
+    that is estimated first and refused above ``max_memory``.
 
     Parameters
     ----------
@@ -222,62 +237,62 @@ def nim_moves(piles: Piles, *, misere: bool = False
         As for :func:`nim_sum`.
     misere : bool, default False
         Misère play.
+    max_memory : int, optional
+        Byte limit for the moves (default: the memory available now).
 
     Returns
     -------
-    list of (int, int)
-        Empty in a LOSS.  For a 2-d array: a list with the moves of each row.
+    list or numpy.ndarray
+        For an iterable of ints: a list of tuples, the positions the
+        winning moves lead to (empty in a LOSS).  For a 1-d array: a 2-d
+        array of those positions, one per row, in the piles' dtype.  For a
+        2-d array: a list with that 2-d array for each row.
 
     Raises
     ------
     TypeError, ValueError
         As for :func:`nim_outcome`.
+    MemoryLimitError
+        If the moves would need more than ``max_memory`` bytes (one winning
+        move, :func:`nim_move`, takes one position's worth).
 
     Examples
     --------
     >>> nim_moves([1, 2, 4])
-    [(2, 3)]
+    [(1, 2, 3)]
     >>> nim_moves([3, 1], misere=True)
-    [(0, 0)]
-    >>> nim_moves(np.array([[1, 2, 4], [1, 1, 0]]))
-    [[(2, 3)], []]
+    [(0, 1)]
+    >>> nim_moves(np.array([3, 5, 7])).tolist()
+    [[2, 5, 7], [3, 4, 7], [3, 5, 6]]
     """
     piles = _piles(piles)
     misere = check_bool(misere, "misere")
-    if isinstance(piles, np.ndarray):
-        rows = piles.reshape(1, -1) if piles.ndim == 1 else piles
-        mask, target = _winning_mask(rows, misere)
-        row, col = np.nonzero(mask)
-        out: list[list[tuple[int, int]]] = [[] for _ in range(rows.shape[0])]
-        for r, i, k in zip(row.tolist(), col.tolist(), target[row, col].tolist()):
-            out[r].append((i, k))
-        return out[0] if piles.ndim == 1 else out
-    s = _xor(piles)
-    moves: list[tuple[int, int]] = []
-    big = sum(1 for x in piles if x > 1)
-    ones = sum(1 for x in piles if x == 1)
-    for i, x in enumerate(piles):
-        if not misere or big - (x > 1):       # normal rule (a pile > 1 remains)
-            if x ^ s < x:
-                moves.append((i, x ^ s))
-        elif x > 0:
-            # Every other pile is 0 or 1: leave an odd number of 1-piles.
-            k = 1 if (ones - (x == 1)) % 2 == 0 else 0
-            if k < x:
-                moves.append((i, k))
-    return moves
+    rows = _rows(piles)
+    _, reduces, target = _rule(rows, misere)
+    n_piles = rows.shape[1]
+    item = piles.itemsize if isinstance(piles, np.ndarray) else 8
+    n_moves = int(np.count_nonzero(reduces))
+    check_memory(n_moves * (n_piles * item + 64), max_memory,
+                 f"nim_moves on {rows.shape[0]:,} x {n_piles:,} piles ({n_moves:,} winning "
+                 f"moves, each a position of {n_piles:,} piles)")
+    out = []
+    for r in range(rows.shape[0]):
+        where = np.flatnonzero(reduces[r])
+        row = rows[r] if isinstance(piles, np.ndarray) else piles
+        out.append(_positions(row, where.tolist(), target[r, where]))
+    return out if isinstance(piles, np.ndarray) and piles.ndim == 2 else out[0]
 
 
 @overload
-def nim_move(piles: Iterable[int], *, misere: bool = False) -> tuple[int, int] | NoMoveType: ...
+def nim_move(piles: Iterable[int], *, misere: bool = False) -> tuple[int, ...] | NoMoveType: ...
 @overload
 def nim_move(piles: IntArray, *,
-             misere: bool = False) -> tuple[int, int] | NoMoveType | Int64Array: ...
+             misere: bool = False) -> IntArray | NoMoveType: ...
 
 
 def nim_move(piles: Piles, *,
-             misere: bool = False) -> tuple[int, int] | NoMoveType | Int64Array:
-    """One winning move ``(pile_index, new_size)``, or NO_MOVE in a LOSS.
+             misere: bool = False) -> tuple[int, ...] | IntArray | NoMoveType:
+    """One winning move, as the position it leads to; NO_MOVE in a LOSS.
 
     In misère play the empty position is a WIN with no move: NO_MOVE too.
 
@@ -290,23 +305,23 @@ def nim_move(piles: Piles, *,
 
     Returns
     -------
-    tuple of (int, int), NO_MOVE or numpy.ndarray
-        The first winning move in pile order.  For a 2-d array: an int64
-        array ``[rows, 2]`` with the move of each row, ``[-1, -1]`` where
-        there is none.
+    tuple of int, numpy.ndarray or NO_MOVE
+        The piles after the first winning move in pile order (a 1-d array
+        for a 1-d array).  For a 2-d array: an array of the same shape
+        holding, for each row, the row after its move (all -1 where there
+        is none).
 
     Raises
     ------
     TypeError, ValueError
-        As for :func:`nim_outcome`; ValueError for a 2-d array with a pile
-        of 2^63 or more (use :func:`nim_moves`).
+        As for :func:`nim_outcome`.
 
     Examples
     --------
     >>> nim_move([3, 4, 5]), nim_move([1, 2, 3])
-    ((0, 1), NO_MOVE)
+    ((1, 4, 5), NO_MOVE)
     >>> nim_move(np.array([[3, 4, 5], [1, 2, 3]])).tolist()
-    [[0, 1], [-1, -1]]
+    [[1, 4, 5], [-1, -1, -1]]
     """
     piles = _piles(piles)
     misere = check_bool(misere, "misere")
@@ -314,13 +329,19 @@ def nim_move(piles: Piles, *,
         if piles.dtype == np.uint64 and piles.size and int(piles.max()) > INT64_MAX:
             raise ValueError(f"pile {int(piles.max())} does not fit the int64 array of "
                              f"moves; use nim_moves() for piles of 2^63 or more")
-        mask, target = _winning_mask(piles, misere)
-        out = np.full((piles.shape[0], 2), NO_MOVE, dtype=np.int64)
-        rows = np.flatnonzero(mask.any(axis=1))
+        _, reduces, target = _rule(piles, misere)
+        out = piles.astype(np.int64)
+        found = reduces.any(axis=1)
+        rows = np.flatnonzero(found)
         if rows.size:
-            first = np.argmax(mask[rows], axis=1)
-            out[rows, 0] = first
-            out[rows, 1] = target[rows, first].astype(np.int64)
+            first = np.argmax(reduces[rows], axis=1)
+            out[rows, first] = target[rows, first].astype(np.int64)
+        out[~found] = -1
         return out
-    moves = nim_moves(piles, misere=misere)
-    return moves[0] if moves else NO_MOVE  # type: ignore[return-value]
+    _, reduces, target = _rule(_rows(piles), misere)
+    if not reduces[0].any():
+        return NO_MOVE
+    first = int(np.argmax(reduces[0]))
+    move: tuple[int, ...] | IntArray = _positions(_rows(piles)[0] if isinstance(piles, np.ndarray)
+                                                  else piles, [first], target[0, [first]])[0]
+    return move
