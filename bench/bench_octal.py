@@ -106,7 +106,7 @@ def kernels(args):
             plain = ratio = "-"
             if e <= args.plain_max:
                 t_plain, gp = best_time(lambda: _run(name, n, "plain"), repeat=1)
-                assert (gp.values(n) == g.values(n)).all()
+                assert (gp.nim_sequence(n) == g.nim_sequence(n)).all()
                 plain = f"{t_plain:.2f}"
                 ratio = f"{t_plain / t_sparse:.1f}x"
             rows.append([name, f"2^{e}", f"{t_sparse:.2f}", f"{n / t_sparse:,.0f}", plain,
@@ -125,7 +125,7 @@ def kernels(args):
 
 def _run(code, n, kernel_name, mask=None):
     g = make(code)
-    g.values(n, kernel=kernel_name, mask=mask, threads=1)
+    g.nim_sequence(n, kernel=kernel_name, mask=mask, threads=1)
     return g
 
 
@@ -147,7 +147,7 @@ def masks(args):
     rows = []
     for code in (args.games.split(",") if args.games else MASK_GAMES):
         auto_game = _run(code, n, "auto")
-        values = auto_game.values(n).astype(np.int64)
+        values = auto_game.nim_sequence(n).astype(np.int64)
         candidates = _fewest_rare(values, 3) + _fewest_rare(values[:n // 16 + 1], 3) + \
             [0xFFFFFFFE, 0xFFFFFFFF]
         candidates = list(dict.fromkeys(candidates))
@@ -160,7 +160,7 @@ def masks(args):
                 kernel_name = "auto" if label == "auto" else "plain" if label == "plain" \
                     else "sparse"
                 t, g = best_time(lambda: _run(code, n, kernel_name, m), repeat=1)
-                assert np.array_equal(g.values(n), values), (code, label)
+                assert np.array_equal(g.nim_sequence(n), values), (code, label)
                 best[label] = min(best.get(label, np.inf), t)
         found = min((label for label, _ in runs if label != "auto"), key=best.get)
         rare = int(_rare(values, auto_game._mask).sum()) if auto_game._mask else n + 1
@@ -185,7 +185,7 @@ def period():
     print_table(["0.376 periodicity(), threads", "s (values and search)", "found"], rows)
     print()
     g = grundy.OctalGame("0.376")
-    G = g.values(1 << 23).astype(np.uint32)
+    G = g.nim_sequence(1 << 23).astype(np.uint32)
     rows = []
     for e in (20, 21, 22, 23):
         t, found = best_time(lambda: kernel.find_period(G[:1 << e], 2, 3, 0), repeat=3)

@@ -67,7 +67,7 @@ def main():
         for _ in range(args.repeat):
             for k in counts:
                 game = make()
-                dt, vals, load = timed(lambda: game.values(n - 1, kernel=kern, threads=k))
+                dt, vals, load = timed(lambda: game.nim_sequence(n - 1, kernel=kern, threads=k))
                 best[k] = min(best[k], dt)
                 others = None if load is None or others is None else max(others, load)
                 if ref is None:
@@ -123,7 +123,7 @@ def _core_speeds():
         for _ in range(2):
             for c in cores:
                 os.sched_setaffinity(0, {c})
-                dt = timed(lambda: grundy.GrundysGame().values(1 << 16, threads=1))[0]
+                dt = timed(lambda: grundy.GrundysGame().nim_sequence(1 << 16, threads=1))[0]
                 speeds[c] = min(speeds.get(c, dt), dt)
     finally:
         os.sched_setaffinity(0, cores)

@@ -159,7 +159,7 @@ def main():
         alternate(lambda t: graph.solve(threads=t), [1, 2], args.repeat), "1.6")
     if not args.skip_octal:
         def grundys(t):
-            grundy.GrundysGame().values(2 ** 22, threads=t)
+            grundy.GrundysGame().nim_sequence(2 ** 22, threads=t)
         row("Grundy's game 2^22", f"{2 ** 22:.2e}",
             alternate(grundys, [1, 2], max(1, args.repeat - 1)), "1.5")
     print("1 thread against 2, alternated,", args.repeat, "rounds (seconds: the best of each)")

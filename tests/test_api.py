@@ -206,8 +206,8 @@ def test_outcomes_print_as_names():
 
 def test_grundy_values_have_one_dtype():
     for values in (grundy.GameGraph.from_edges([(0, 1)]).values(),
-                   grundy.OctalGame("0.07").values(10),
-                   grundy.OctalGame("4.7").values(10),
+                   grundy.OctalGame("0.07").nim_sequence(10),
+                   grundy.OctalGame("4.7").nim_sequence(10),
                    grundy.ImpartialGame(lambda n: range(n)).values([1, 2])):
         assert values.dtype == np.int64 and not values.flags.writeable
 

@@ -61,7 +61,7 @@ def test_octal_save_then_query(tmp_path):
     code, out, err = run("octal", "0.77", "200", "--period", "--save", path)
     assert code == 0, err
     game = grundy.load(path)
-    assert game.values(200).tolist() == [int(x) for x in out.split("\n")[0].split()]
+    assert game.nim_sequence(200).tolist() == [int(x) for x in out.split("\n")[0].split()]
     code, out, err = run("query", path, "4", "10000000000000000000000", "1+2+3", "0")
     assert code == 0, err
     kayles = grundy.OctalGame("0.77")

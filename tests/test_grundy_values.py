@@ -6,7 +6,9 @@ import sys
 import numpy as np
 import pytest
 
-from grundy import CycleError, GameGraph, ImpartialGame, LOSS, Sum, WIN, grundy_sum
+import grundy
+from grundy import (CycleError, GameGraph, ImpartialGame, LOSS, MemoryLimitError, Sum, WIN,
+                    grundy_sum)
 from reference import grundy_recursive, mex
 
 
@@ -198,6 +200,27 @@ def test_exploration_visits_each_position_once_and_caches():
     # The loopy exploration reuses the same move-function results.
     assert game.loopy_value(60).finite == game.value(60)
     assert len(calls) == 61
+
+
+def test_max_memory_on_every_exploring_call():
+    # Nim heaps: n has the n moves to 0..n-1, so the heap 3000 is 4.5e6
+    # moves, refused under 1 MB by each call; the game stays usable and
+    # answers the same afterwards.
+    game = ImpartialGame(lambda n: range(n))
+    calls = [lambda **kw: game.value(3000, **kw), lambda **kw: game.values([5, 3000], **kw),
+             lambda **kw: game.moves(3000, **kw), lambda **kw: game.winning_moves(3000, **kw),
+             lambda **kw: game.loopy_value(3000, **kw),
+             lambda **kw: game.solve(3000, **kw)]
+    for call in calls:
+        with pytest.raises(MemoryLimitError, match="more than max_memory"):
+            call(max_memory=10 ** 6)
+    assert game.n_explored == 0                # each refused exploration was undone
+    assert game.value(300, max_memory=10 ** 8) == 300
+    assert game.values([5, 30], max_memory=10 ** 8).tolist() == [5, 30]
+    assert game.winning_moves(Sum(3, 5), max_memory=10 ** 8) == [Sum(3, 3)]
+    assert game.loopy_value(7, max_memory=10 ** 8) == grundy.LoopyValue(7)
+    with pytest.raises(TypeError, match="max_memory"):
+        game.value(3, max_memory="1G")
 
 
 def test_deep_game_has_no_recursion_limit():

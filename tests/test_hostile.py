@@ -720,22 +720,22 @@ CTRL_C = [
                ["octal", "grundy", "3000000", "--period"]),
     sigint_api("api: periodicity() of GrundysGame() up to 3_000_000, then usable",
                "game = GrundysGame()", "game.periodicity(3_000_000)",
-               "game.values(300).tolist() == GrundysGame().values(300).tolist()"),
+               "game.nim_sequence(300).tolist() == GrundysGame().nim_sequence(300).tolist()"),
     sigint_cli("cli: octal 0.137 2000000", ["octal", "0.137", "2000000"]),
     sigint_cli("cli: octal grundy 3000000", ["octal", "grundy", "3000000"]),
     sigint_cli("cli: police on a 90x90 board", ["police"], BOARD90),
     raw("cli: Ctrl-C while `python -m grundy` imports numpy", [PY, "-c", _INTERRUPT_IMPORTS], "1 2\n", Exit(130, line=False)),
-    sigint_api("api: OctalGame('0.137').values(2_000_000), then usable",
-               "game = OctalGame('0.137')", "game.values(2_000_000)",
-               "game.values(300).tolist() == OctalGame('0.137').values(300).tolist() and game.value(10**9) == OctalGame('0.137').value(10**9)"),
+    sigint_api("api: OctalGame('0.137').nim_sequence(2_000_000), then usable",
+               "game = OctalGame('0.137')", "game.nim_sequence(2_000_000)",
+               "game.nim_sequence(300).tolist() == OctalGame('0.137').nim_sequence(300).tolist() and game.value(10**9) == OctalGame('0.137').value(10**9)"),
     sigint_api("api: PoliceThief 90x90 solve(), then usable", SETUP_BOARD90, "board.solve()",
                "board.cell_index((0, 0)) == 0 and PoliceThief(['P..E', '.**.', '...T']).solve().result == 'The thief escapes'"),
-    sigint_api("api: GrundysGame().values(3_000_000), then usable",
-               "game = GrundysGame()", "game.values(3_000_000)",
-               "game.values(300).tolist() == GrundysGame().values(300).tolist()"),
-    sigint_api("api: HexGame('0.8').values(10**5) (three-heap moves, O(n^2) a value), then usable",
-               "game = HexGame('0.8')", "game.values(10**5)",
-               "game.values(50).tolist() == HexGame('0.8').values(50).tolist()"),
+    sigint_api("api: GrundysGame().nim_sequence(3_000_000), then usable",
+               "game = GrundysGame()", "game.nim_sequence(3_000_000)",
+               "game.nim_sequence(300).tolist() == GrundysGame().nim_sequence(300).tolist()"),
+    sigint_api("api: HexGame('0.8').nim_sequence(10**5) (three-heap moves, O(n^2) a value), then usable",
+               "game = HexGame('0.8')", "game.nim_sequence(10**5)",
+               "game.nim_sequence(50).tolist() == HexGame('0.8').nim_sequence(50).tolist()"),
     sigint_api("api: ImpartialGame exploring 10**8 positions, then usable",
                "game = ImpartialGame(lambda n: [n - 1, n - 2] if n > 1 else [])", "game.value(10**8)",
                "game.value(40) == ImpartialGame(lambda n: [n - 1, n - 2] if n > 1 else []).value(40)"),
@@ -783,7 +783,7 @@ MEMORY = [
         Raises(REFUSED, all_of(q(10 ** 12), ESTIMATE)), budget=BIG),
     iso("from_edges(no edges, n=2**40)", "GameGraph.from_edges(np.zeros((0, 2), dtype=np.int64), n=2**40)",
         Raises(REFUSED, all_of(q(2 ** 40), ESTIMATE)), budget=BIG),
-    iso("GrundysGame().values(2**40)", "GrundysGame().values(2**40)",
+    iso("GrundysGame().nim_sequence(2**40)", "GrundysGame().nim_sequence(2**40)",
         Raises(REFUSED, all_of(q(2 ** 40), ESTIMATE)), budget=BIG),
     iso("GrundysGame().value(2**40) (no period known)", "GrundysGame().value(2**40)",
         Raises(REFUSED, all_of(q(2 ** 40), ESTIMATE)), budget=BIG),
@@ -818,10 +818,10 @@ OVERFLOW = [
     api("SubtractionGame({2, 2**63-1}).periodicity(): nothing provable", lambda: SubtractionGame({2, 2 ** 63 - 1}).periodicity(), Returns(None)),
     api("SubtractionGame({1, 2**63-2}).periodicity(): no negative proved_at", lambda: SubtractionGame({1, 2 ** 63 - 2}).periodicity(), Returns(pred=_period_ok, label="None or a proved_at >= preperiod + period")),
     api("take1=[1], take2=[2**63-10]: periodicity() not proved with a wrapped bound", lambda: TakeAndBreakGame("x", take1=[1], take2=[2 ** 63 - 10]).periodicity(), Returns(None)),
-    api("SubtractionGame({2, 2**63-1}).values(11) exact", lambda: SubtractionGame({2, 2 ** 63 - 1}).values(11).tolist(), Returns([0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1])),
+    api("SubtractionGame({2, 2**63-1}).nim_sequence(11) exact", lambda: SubtractionGame({2, 2 ** 63 - 1}).nim_sequence(11).tolist(), Returns([0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1])),
     cli("cli octal sub:2,9223372036854775807 11 --period: claims no period", ["octal", "sub:2,9223372036854775807", "11", "--period"], "",
         Exit(0, out="0 0 1 1 0 0 1 1 0 0 1 1\nno period found up to 11\n")),
-    api("OctalGame('0.137').value(2**64 + 5) via the period", lambda: OctalGame("0.137").value(2 ** 64 + 5), Returns(OctalGame("0.137").values(52 + (2 ** 64 + 5 - 52) % 34)[-1].item())),
+    api("OctalGame('0.137').value(2**64 + 5) via the period", lambda: OctalGame("0.137").value(2 ** 64 + 5), Returns(OctalGame("0.137").nim_sequence(52 + (2 ** 64 + 5 - 52) % 34)[-1].item())),
     api("nim_moves on uint64 piles near 2**64", lambda: [m.tolist() for m in nim_moves(np.array([2 ** 64 - 1, 2 ** 64 - 2], dtype=np.uint64))], Returns([[2 ** 64 - 2, 2 ** 64 - 2]])),
     api("nim_sum of uint64 piles above 2**63", lambda: nim_sum(np.array([2 ** 63, 1], dtype=np.uint64)), Returns(2 ** 63 + 1)),
     api("police steps() with offset 2**31: no overflow warning", lambda: PoliceThief(BOARD, police_moves=[(2 ** 31, 0), (0, 1)]).steps((2, 0), "police"), Returns([(2, 1)])),
@@ -840,14 +840,14 @@ _OCTAL_THREADS = r'''
 import re, threading, time
 from grundy import GrundysGame
 CLEAR = r"thread|concurren|simultaneous|another|in use|reentr|lock"
-ref = GrundysGame().values(80000).tolist()
+ref = GrundysGame().nim_sequence(80000).tolist()
 problems = []
 for rnd in range(2):
     game, out = GrundysGame(), {}
     def run(key, n, delay):
         time.sleep(delay)
         try:
-            out[key] = game.values(n).tolist()
+            out[key] = game.nim_sequence(n).tolist()
         except RuntimeError as e:
             out[key] = e
     ts = [threading.Thread(target=run, args=("a", 40000, 0)),
@@ -863,7 +863,7 @@ for rnd in range(2):
             first = next(i for i, (x, y) in enumerate(zip(v, ref)) if x != y)
             problems.append(f"round {rnd}: values({n}) in thread {key} wrong from G({first}) on "
                             f"({sum(x != y for x, y in zip(v, ref))} wrong values)")
-    if game.values(80000).tolist() != ref:
+    if game.nim_sequence(80000).tolist() != ref:
         problems.append(f"round {rnd}: the cache is corrupted afterwards")
 report(ok=not problems, detail="; ".join(problems[:4]))
 '''
@@ -1014,7 +1014,7 @@ WRONG_TYPE = [
     # these already behave: kept as regression guards
     api("from_edges(n=-1)", lambda: GameGraph.from_edges([(0, 1)], n=-1), Raises(ValueError, q(-1))),
     api("from_edges(n=2.0)", lambda: GameGraph.from_edges([(0, 1)], n=2.0), Raises(TypeError, r"2\.0")),
-    api("values(n=np.float64(3))", lambda: OctalGame("0.137").values(np.float64(3)), Raises(TypeError, r"3\.0")),
+    api("nim_sequence(n=np.float64(3))", lambda: OctalGame("0.137").nim_sequence(np.float64(3)), Raises(TypeError, r"3\.0")),
     api("from_scipy(dense array)", lambda: GameGraph.from_scipy(np.eye(2)), Raises(TypeError, r"ndarray")),
 ]
 
@@ -1095,7 +1095,7 @@ UNCLEAR = [
     api("from_edges([{'a', 'b'}], names=True): an unordered edge", lambda: GameGraph.from_edges([{"a", "b"}], names=True),
         Raises(TypeError, r"ordered")),
     api("sparse kernel on a game with a 3000-digit code: message shortened",
-        lambda: OctalGame("0." + "3" * 3000).values(5, kernel="sparse"), Raises(ValueError, r"^.{0,300}$")),
+        lambda: OctalGame("0." + "3" * 3000).nim_sequence(5, kernel="sparse"), Raises(ValueError, r"^.{0,300}$")),
     cli("cli nim: a 10**6-digit pile refused by its size", ["nim"], "9" * 10 ** 6 + " 1\n",
         Exit(2, err=r"1,000,000 digits.*at most 100,000")),
     cli("cli graph: -9223372036854775808 is a 64-bit number", ["graph"], "1 1\n0 -9223372036854775808\n",
@@ -1104,7 +1104,7 @@ UNCLEAR = [
     cli("cli graph: n = 9223372036854775807", ["graph"], "9223372036854775807 0\n", Exit(2, err=q(2 ** 63 - 1))),
     cli("cli octal N = 9223372036854775808", ["octal", "0.137", "9223372036854775808"], "", Exit(2, err=q(2 ** 63))),
     iso("GrundysGame().value(10**30)", "GrundysGame().value(10**30)", Raises(REFUSED, q(10 ** 30))),
-    iso("OctalGame('0.137').values(2**63)", "OctalGame('0.137').values(2**63)", Raises(REFUSED, q(2 ** 63))),
+    iso("OctalGame('0.137').nim_sequence(2**63)", "OctalGame('0.137').nim_sequence(2**63)", Raises(REFUSED, q(2 ** 63))),
     api("Sum([1, 2]): unhashable part", lambda: Sum([1, 2]), Raises(TypeError, r"\[1, 2\]")),
     api("moves() giving unhashable options", lambda: ImpartialGame(lambda n: [[n - 1]] if n else []).value(2), Raises(TypeError, r"\[1\]")),
     api("ImpartialGame.value([1, 2]): unhashable position", lambda: ImpartialGame(lambda n: []).value([1, 2]), Raises(TypeError, r"\[1, 2\]")),
@@ -1121,7 +1121,7 @@ UNCLEAR = [
     api("CycleError on a 100000-character position: shortened", lambda: ImpartialGame(lambda s: [s]).value("x" * 100000), Raises(ValueError, r"cycle")),
     api("from_adjacency: a 100000-character unknown successor, shortened", lambda: GameGraph.from_adjacency({"a": ["z" * 100000]}), Raises(ValueError, r"'a'")),
     api("loopy_sum([1.5])", lambda: loopy_sum([1.5]), Raises(TypeError, r"1\.5")),
-    api("values(progress=5)", lambda: OctalGame("0.137").values(10, progress=5), Raises(TypeError, r"progress")),
+    api("nim_sequence(progress=5)", lambda: OctalGame("0.137").nim_sequence(10, progress=5), Raises(TypeError, r"progress")),
     api("SubtractionGame({10**5000}): a 5001-digit member", lambda: SubtractionGame({10 ** 5000}), Raises(ValueError, r"subtraction|int64|too (large|big)|range")),
     api("police solve(max_memory=100) quotes the limit", lambda: SMALL.solve(max_memory=100), Raises(MemoryLimitError, all_of(r"\b100\b", ESTIMATE))),
     api("police row of 100000 cells: message shortened", lambda: PoliceThief.parse("1 3\n" + "." * 100000), Raises(BoardError, r"row 0")),
@@ -1155,7 +1155,7 @@ VALID_INPUT = [
     cli("cli graph: CRLF line ends", ["graph"], "2 1\r\n0 1\r\n", Exit(0, out="WIN 1\nLOSS 0\n")),
     cli("cli police: CRLF line ends", ["police"], "1 4\r\nP.TE\r\n", Exit(0, out="The thief escapes\n")),
     cli("cli nim: blank line is the empty position", ["nim"], "\n1 1\n", Exit(0, out="LOSS\nLOSS\n")),
-    api("SubtractionGame({2**62}).values(3)", lambda: SubtractionGame({2 ** 62}).values(3).tolist(), Returns([0, 0, 0, 0])),
+    api("SubtractionGame({2**62}).nim_sequence(3)", lambda: SubtractionGame({2 ** 62}).nim_sequence(3).tolist(), Returns([0, 0, 0, 0])),
     api("from_edges on uint8 edges", lambda: GameGraph.from_edges(np.array([[0, 1]], dtype=np.uint8)).solve().outcome.tolist(), Returns([1, -1])),
 ]
 
@@ -1208,8 +1208,8 @@ VALID_GAME = [
     api("no exit, 1x2 'PT': caught in one move", lambda: PoliceThief(["PT"]).solve()[(0, 0), (0, 1), True].remoteness, Returns(1)),
     api("no exit, rook police on a diagonal board: a draw", lambda: PoliceThief(["P*", "*T"], police_moves="rook").solve().result, Returns("Draw")),
     cli("cli police: board with no exit", ["police"], "1 3\nP.T\n", Exit(0, out="Police catches the thief\n")),
-    api("OctalGame('0.0'): no move at all, every heap is a LOSS", lambda: OctalGame("0.0").values(3).tolist(), Returns([0, 0, 0, 0])),
-    api("SubtractionGame(set()): no move at all", lambda: SubtractionGame(set()).values(3).tolist(), Returns([0, 0, 0, 0])),
+    api("OctalGame('0.0'): no move at all, every heap is a LOSS", lambda: OctalGame("0.0").nim_sequence(3).tolist(), Returns([0, 0, 0, 0])),
+    api("SubtractionGame(set()): no move at all", lambda: SubtractionGame(set()).nim_sequence(3).tolist(), Returns([0, 0, 0, 0])),
     api("empty graph: solve, values, loopy_values", lambda: [len(x) for x in (lambda g: (g.solve(), g.values(), g.loopy_values()))(GameGraph.from_csr([0], []))], Returns([0, 0, 0])),
 ]
 

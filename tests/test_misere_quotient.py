@@ -86,7 +86,7 @@ def check_structure(q):
 def check_outcomes(q, code, total=20, base=8):
     for heaps in sums(q.n, total):
         expected = sum_outcome_naive(code, heaps, True, base)
-        assert q.outcome(heaps) == (WIN if expected else LOSS), (code, q.n, heaps)
+        assert q.outcome_of(heaps) == (WIN if expected else LOSS), (code, q.n, heaps)
 
 
 def test_misere_nim():
@@ -105,7 +105,7 @@ def test_misere_nim():
     nim = SubtractionGame(range(1, 8))
     q = misere_quotient(nim, 7)
     for heaps in itertools.product(range(8), repeat=4):
-        assert q.outcome(heaps) == grundy.nim_outcome(list(heaps), misere=True)
+        assert q.outcome_of(heaps) == grundy.nim_outcome(list(heaps), misere=True)
 
 
 def test_0_75_is_the_quotient_of_order_8():
@@ -177,14 +177,14 @@ def test_no_heaps():
         q = misere_quotient(game, n)
         assert q.order == 1 and not q.p_positions and q.generators == []
         assert q.presentation() == "< >" and q.words == ["1"]
-        assert q.outcome([]) == WIN and q.outcome([n] * 3) == WIN
+        assert q.outcome_of([]) == WIN and q.outcome_of([n] * 3) == WIN
 
 
 def test_dead_heaps_map_to_the_identity():
     # 0.6: a heap of 1 has no move (take one token only from a longer heap).
     q = misere_quotient(OctalGame("0.6"), 6)
     assert q.heap_elements[1] == 0 and q.heap_elements[2] != 0
-    assert q.outcome([1, 1, 1, 2]) == q.outcome([2])
+    assert q.outcome_of([1, 1, 1, 2]) == q.outcome_of([2])
 
 
 def test_text():
@@ -209,11 +209,11 @@ def test_errors():
     assert issubclass(QuotientTooLarge, ValueError)
     q = misere_quotient(game, 5)
     with pytest.raises(ValueError, match="heap 6 is beyond"):
-        q.outcome([1, 6])
+        q.outcome_of([1, 6])
     for bad, said in (("12", "heaps must be"), ([1, "a"], "a heap must be"),
                       ([1, -2], "a heap must be"), (2.0, "heaps must be")):
         with pytest.raises((TypeError, ValueError), match=said):
-            q.outcome(bad)
+            q.outcome_of(bad)
     with pytest.raises(grundy.MemoryLimitError, match="misère search"):
         misere_quotient(OctalGame("0.6"), 12, max_memory=1_000_000)
     assert isinstance(q, MisereQuotient)

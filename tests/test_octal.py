@@ -34,11 +34,11 @@ def test_random_octal_codes_both_kernels(seed):
         except ValueError:
             continue                       # e.g. trailing zeros only: no move
         expected = octal_values_naive(code, 120)
-        assert game.values(120, kernel="plain").tolist() == expected, code
+        assert game.nim_sequence(120, kernel="plain").tolist() == expected, code
         if game.splits:
             # A fresh game so the sparse kernel computes everything itself.
             for mask in (0xFFFFFFFE, 0xFFFFFFFF, 0x2):
-                assert OctalGame(code).values(120, kernel="sparse", mask=mask).tolist() \
+                assert OctalGame(code).nim_sequence(120, kernel="sparse", mask=mask).tolist() \
                     == expected, (code, mask)
                 # The kernel itself, from n = 0, in two calls.
                 G = np.zeros(121, dtype=np.uint32)
@@ -57,38 +57,38 @@ def test_random_hex_codes(seed):
             game = HexGame(code)
         except ValueError:
             continue
-        assert game.values(40).tolist() == octal_values_naive(code, 40, base=16), code
+        assert game.nim_sequence(40).tolist() == octal_values_naive(code, 40, base=16), code
 
 
 def test_test_vectors():
-    assert OctalGame("0.137").values(15).tolist() == \
+    assert OctalGame("0.137").nim_sequence(15).tolist() == \
         [0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5]
     assert not hasattr(grundy, "crosses_crosses")     # one name: OctalGame("0.137")
-    assert GrundysGame().values(24).tolist() == \
+    assert GrundysGame().nim_sequence(24).tolist() == \
         [0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0, 4, 3, 0, 4]
-    assert SubtractionGame({2, 3, 7}).values(19).tolist() == [0, 0, 1, 1, 2] * 4
-    assert SubtractionGame({1, 3, 4}).values(300).tolist() == subtraction_naive({1, 3, 4}, 300)
+    assert SubtractionGame({2, 3, 7}).nim_sequence(19).tolist() == [0, 0, 1, 1, 2] * 4
+    assert SubtractionGame({1, 3, 4}).nim_sequence(300).tolist() == subtraction_naive({1, 3, 4}, 300)
 
 
 def test_grundys_game_kernels_against_naive():
     expected = grundys_game_naive(600)
-    assert GrundysGame().values(600, kernel="plain").tolist() == expected
-    assert GrundysGame().values(600, kernel="sparse", mask=0xFFFFFFFE).tolist() == expected
-    assert GrundysGame().values(600).tolist() == expected
+    assert GrundysGame().nim_sequence(600, kernel="plain").tolist() == expected
+    assert GrundysGame().nim_sequence(600, kernel="sparse", mask=0xFFFFFFFE).tolist() == expected
+    assert GrundysGame().nim_sequence(600).tolist() == expected
 
 
 def test_sparse_equals_plain_at_scale():
     n = 1 << 14
     for make in (GrundysGame, lambda: OctalGame("0.6"), lambda: OctalGame("4.07")):
-        plain = make().values(n, kernel="plain")
-        assert np.array_equal(make().values(n), plain)
+        plain = make().nim_sequence(n, kernel="plain")
+        assert np.array_equal(make().nim_sequence(n), plain)
 
 
 def test_grundys_game_statistics_stable_between_kernels():
     n = 1 << 16
     auto, plain = GrundysGame(), GrundysGame()
     a = auto.rare_common(0xFFFFFFFE, n=n)
-    plain.values(n, kernel="plain")
+    plain.nim_sequence(n, kernel="plain")
     b = plain.rare_common(0xFFFFFFFE, n=n)
     assert a.rare_count == b.rare_count and a.last_rare == b.last_rare
     assert np.array_equal(a.rare_positions, b.rare_positions)
@@ -146,11 +146,11 @@ def test_automatic_mask_is_chosen_again_as_values_grow():
     # 0.146: no mask makes the first 2^13 values sparse; by 2^15 one does
     # (0x7f5 on the values' bits, Gangolli and Plambeck's kind of mask).
     game = OctalGame("0.146")
-    game.values(1 << 13)
+    game.nim_sequence(1 << 13)
     assert game._auto_mask() is None
-    values = game.values(1 << 15)
+    values = game.nim_sequence(1 << 15)
     assert game._mask & 0x7FF == 0x7F5
-    assert values.tolist() == OctalGame("0.146").values(1 << 15, kernel="plain").tolist()
+    assert values.tolist() == OctalGame("0.146").nim_sequence(1 << 15, kernel="plain").tolist()
 
 
 @pytest.mark.parametrize("game, expected", [
@@ -164,7 +164,7 @@ def test_periods(game, expected):
     per = game.periodicity()
     assert per is not None and (per.preperiod, per.period) == tuple(expected)[:2]
     # The proof's claim holds far beyond proved_at.
-    values = game.values(per.proved_at + 5 * per.period + 100).tolist()
+    values = game.nim_sequence(per.proved_at + 5 * per.period + 100).tolist()
     e, p = per.preperiod, per.period
     assert all(values[n + p] == values[n] for n in range(e, len(values) - p))
     assert e == 0 or values[e - 1 + p] != values[e - 1]
@@ -236,7 +236,7 @@ def test_no_false_period_from_too_few_values():
 def test_progress_callback_and_interrupt_keeps_values():
     calls = []
     game = GrundysGame()
-    game.values(20000, progress=lambda done, total: calls.append((done, total)))
+    game.nim_sequence(20000, progress=lambda done, total: calls.append((done, total)))
     assert calls and calls[-1] == (20001, 20001)
     assert all(a <= b for (a, _), (b, _) in zip(calls, calls[1:]))
 
@@ -246,18 +246,18 @@ def test_progress_callback_and_interrupt_keeps_values():
         if done > 3000:
             raise KeyboardInterrupt
     with pytest.raises(KeyboardInterrupt):
-        game.values(50000, kernel="plain", progress=stop)
+        game.nim_sequence(50000, kernel="plain", progress=stop)
     kept = game._n
     assert kept > 3000
-    assert game.values(kept - 1).tolist() == OctalGame("0.6").values(kept - 1).tolist()
+    assert game.nim_sequence(kept - 1).tolist() == OctalGame("0.6").nim_sequence(kept - 1).tolist()
 
 
 def test_value_dtype():
-    v = GrundysGame().values(100)
+    v = GrundysGame().nim_sequence(100)
     assert v.dtype == np.int64 and not v.flags.writeable
     # int64 always, whatever the size of the values.
-    assert OctalGame("0.6").values(5000).dtype == np.int64
-    assert SubtractionGame({1, 2}).values(0).dtype == np.int64
+    assert OctalGame("0.6").nim_sequence(5000).dtype == np.int64
+    assert SubtractionGame({1, 2}).nim_sequence(0).dtype == np.int64
 
 
 @pytest.mark.parametrize("code, match", [
@@ -272,6 +272,31 @@ def test_bad_octal_codes(code, match):
         OctalGame(code)
 
 
+def test_values_of_heaps_and_the_nim_sequence():
+    # values(heaps) takes positions (heap sizes), as on every impartial
+    # game; the nim-sequence G(0..n) is nim_sequence(n).
+    dawson = OctalGame("0.137")
+    seq = dawson.nim_sequence(300).tolist()
+    heaps = [7, 0, 299, 7, 52, 10 ** 40 + 3]
+    got = dawson.values(heaps)
+    assert got.dtype == np.int64 and not got.flags.writeable
+    per = dawson.periodicity()
+    far = per.preperiod + (10 ** 40 + 3 - per.preperiod) % per.period
+    assert got.tolist() == [seq[7], seq[0], seq[299], seq[7], seq[52], seq[far]]
+    assert got.tolist() == [dawson.value(h) for h in heaps]
+    assert dawson.values([]).tolist() == [] and dawson.values(np.array([3, 4])).tolist() == seq[3:5]
+    fresh = GrundysGame()                      # values beyond those known are computed
+    assert fresh.values(range(400, 0, -40)).tolist() == \
+        [GrundysGame().value(h) for h in range(400, 0, -40)]
+    with pytest.raises(TypeError, match=r"values\(\) takes heap sizes .* got the integer 30; .*"
+                                        r"nim_sequence\(n\)"):
+        dawson.values(30)
+    with pytest.raises(ValueError, match="a heap must be >= 0, got -1"):
+        dawson.values([3, -1])
+    with pytest.raises(TypeError, match="2.5"):
+        dawson.values([2.5])
+
+
 def test_other_bad_input():
     with pytest.raises(ValueError, match="d0 must be 0 or 4 or 8 or 12"):
         HexGame("2.3F")
@@ -280,22 +305,22 @@ def test_other_bad_input():
     with pytest.raises(TypeError, match="must be a string"):
         OctalGame(137)
     with pytest.raises(ValueError, match="n must be >= 0, got -1"):
-        OctalGame("0.137").values(-1)
+        OctalGame("0.137").nim_sequence(-1)
     with pytest.raises(ValueError, match="a subtraction set member must be >= 1, got 0"):
         SubtractionGame({0, 1})
     with pytest.raises(ValueError, match="a subtraction set member must be >= 1, got -2"):
         SubtractionGame([-2])
     # Games with no move at all are games too: every heap is a LOSS.
-    assert SubtractionGame(set()).values(3).tolist() == [0, 0, 0, 0]
-    assert OctalGame("0.000").values(3).tolist() == [0, 0, 0, 0]
+    assert SubtractionGame(set()).nim_sequence(3).tolist() == [0, 0, 0, 0]
+    assert OctalGame("0.000").nim_sequence(3).tolist() == [0, 0, 0, 0]
     assert OctalGame("0.0").periodicity() == (0, 1, 1)
     assert OctalGame("0.0").value(10 ** 9) == 0
     with pytest.raises(TypeError, match=r"a subtraction set member must be an integer, got 1.5 \(float\)"):
         SubtractionGame({1.5})
     with pytest.raises(ValueError, match="kernel must be"):
-        GrundysGame().values(5, kernel="fast")
+        GrundysGame().nim_sequence(5, kernel="fast")
     with pytest.raises(ValueError, match="sparse kernel needs a game that splits"):
-        SubtractionGame({1}).values(5, kernel="sparse")
+        SubtractionGame({1}).nim_sequence(5, kernel="sparse")
     with pytest.raises(ValueError, match="sub:1,3,4"):
         parse_game("sub:1,x")
 

@@ -19,13 +19,13 @@ def test_values_in_the_file_are_the_values(tmp_path):
     path = str(tmp_path / "kayles.npy")
     game = OctalGame("0.77")
     assert game.compute(3000, path) == 3001
-    expected = OctalGame("0.77").values(3000, kernel="plain").tolist()
+    expected = OctalGame("0.77").nim_sequence(3000, kernel="plain").tolist()
     assert np.load(path).tolist() == expected
-    assert game.values(3000).tolist() == expected
+    assert game.nim_sequence(3000).tolist() == expected
     record = json.load(open(path + ".json"))
     assert record["known"] == 3001 and record["name"] == "0.77"
     # Asking for more than the file holds extends in memory as usual.
-    assert game.values(3100).tolist() == OctalGame("0.77").values(3100).tolist()
+    assert game.nim_sequence(3100).tolist() == OctalGame("0.77").nim_sequence(3100).tolist()
 
 
 def test_resumed_with_more_values(tmp_path):
@@ -35,7 +35,7 @@ def test_resumed_with_more_values(tmp_path):
     assert np.load(path).tolist() == grundys_game_naive(1500)
     # A game that knows more than the file gives the file its values.
     game = OctalGame("0.137")
-    game.values(800)
+    game.nim_sequence(800)
     path2 = str(tmp_path / "dawson.npy")
     OctalGame("0.137").compute(100, path2)
     assert game.compute(900, path2) == 901
@@ -79,12 +79,12 @@ def test_stopped_by_ctrl_c_and_resumed(tmp_path, threads):
     known = json.load(open(record))["known"]
     assert 20000 < known < (1 << 24) + 1
     values = np.load(path, mmap_mode="r")
-    fresh = GrundysGame().values(known - 1)
+    fresh = GrundysGame().nim_sequence(known - 1)
     assert np.array_equal(values[:known], fresh)
     # Resumed to a little further: the file's values are used, not recomputed.
     game = GrundysGame()
     assert game.compute(known + 1000, path, threads=threads) == known + 1001
-    assert np.array_equal(np.load(path)[:known + 1001], GrundysGame().values(known + 1000))
+    assert np.array_equal(np.load(path)[:known + 1001], GrundysGame().nim_sequence(known + 1000))
 
 
 def test_refused_files(tmp_path):

@@ -77,7 +77,7 @@ def test_random_octal_codes_every_thread_count(seed):
                 for mask in MASKS:
                     assert sparse(game, n, mask, threads).tolist() == expected, \
                         (code, threads, mask)
-            assert OctalGame(code).values(n - 1, threads=threads).tolist() == expected
+            assert OctalGame(code).nim_sequence(n - 1, threads=threads).tolist() == expected
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -101,7 +101,7 @@ def test_grundys_game_against_the_definition():
         assert plain(game, 701, threads).tolist() == expected, threads
         for mask in MASKS:
             assert sparse(game, 701, mask, threads).tolist() == expected, (threads, mask)
-        assert GrundysGame().values(700, threads=threads).tolist() == expected
+        assert GrundysGame().nim_sequence(700, threads=threads).tolist() == expected
 
 
 def test_subtraction_games_and_rules_without_splits():
@@ -112,7 +112,7 @@ def test_subtraction_games_and_rules_without_splits():
         game = SubtractionGame(s)
         for threads in THREADS:
             assert plain(game, 401, threads).tolist() == expected, (s, threads)
-            assert SubtractionGame(s).values(400, threads=threads).tolist() == expected
+            assert SubtractionGame(s).nim_sequence(400, threads=threads).tolist() == expected
     game = TakeAndBreakGame("t", take0=[3], take1=[1, 2], take2=[0, 2], unequal=True)
     expected = plain(game, 300, 1)
     for threads in THREADS:
@@ -130,9 +130,9 @@ def test_subtraction_games_and_rules_without_splits():
                          ids=["grundy", "0.6", "4.07", "0.51", "4.3"])
 def test_mid_sizes_every_thread_count(make, e):
     n = 1 << e
-    serial = make().values(n, threads=1)
+    serial = make().nim_sequence(n, threads=1)
     for threads in (2, 8):
-        assert np.array_equal(make().values(n, threads=threads), serial), threads
+        assert np.array_equal(make().nim_sequence(n, threads=threads), serial), threads
     # The kernels themselves, from the middle, threads from the start.
     game = make()
     G = serial.astype(np.uint32)
@@ -149,7 +149,7 @@ def test_three_heaps_mid_size():
     serial = plain(game, 1200, 1, thread_work=1 << 62)
     for threads in (2, 4):
         assert np.array_equal(plain(game, 1200, threads), serial), threads
-        assert np.array_equal(game.values(1199, threads=threads), serial)
+        assert np.array_equal(game.nim_sequence(1199, threads=threads), serial)
 
 
 def test_sparse_counts_its_plain_fallbacks():
@@ -177,12 +177,12 @@ def test_periodicity_and_value_with_threads():
 def test_games_shared_by_python_threads():
     # Two Python threads, each running the kernels on two threads, on one game
     # and on two games.
-    expected = GrundysGame().values(25000, threads=1)
+    expected = GrundysGame().nim_sequence(25000, threads=1)
     shared = GrundysGame()
     results = {}
 
     def work(key, game, n):
-        results[key] = game.values(n, threads=2).copy()
+        results[key] = game.nim_sequence(n, threads=2).copy()
 
     runs = [threading.Thread(target=work, args=(i, shared if i < 2 else GrundysGame(),
                                                  15000 + 2500 * i)) for i in range(4)]
@@ -261,17 +261,17 @@ def test_state_through_the_game():
     # memory map), then values past the file's end (back to memory): one
     # game, its kept state carried through, on 1 and 2 threads.
     expected = grundys_game_naive(2999)
-    full = GrundysGame().values(40000, threads=1)
+    full = GrundysGame().nim_sequence(40000, threads=1)
     assert full[:3000].tolist() == expected
     for threads in (1, 2):
         game = GrundysGame()
         for n in (100, 900, 5000, 9000, 9001, 12000):
-            assert np.array_equal(game.values(n, threads=threads), full[:n + 1])
+            assert np.array_equal(game.nim_sequence(n, threads=threads), full[:n + 1])
         with tempfile.TemporaryDirectory() as folder:
             path = f"{folder}/values.npy"
             assert game.compute(25000, path, threads=threads) == 25001
             assert game._kept.upto == 25001
-            assert np.array_equal(game.values(40000, threads=threads), full)
+            assert np.array_equal(game.nim_sequence(40000, threads=threads), full)
         assert game._kept.upto == 40001
 
 
@@ -285,16 +285,16 @@ def fire():
     os.kill(os.getpid(), signal.SIGINT)
 threading.Thread(target=fire, daemon=True).start()
 try:
-    game.values(1 << 26, threads={threads})
+    game.nim_sequence(1 << 26, threads={threads})
     report = dict(interrupted=False)
 except KeyboardInterrupt:
     known, upto = game._n, game._kept.upto
     # Go on from the interrupted call's state.
     top = known + 30000
-    same = np.array_equal(game.values(top, threads={threads}),
-                          GrundysGame().values(top, threads=1))
+    same = np.array_equal(game.nim_sequence(top, threads={threads}),
+                          GrundysGame().nim_sequence(top, threads=1))
     report = dict(interrupted=True, known=known, upto=upto, same=bool(same),
-                  head=game.values(2999).tolist())
+                  head=game.nim_sequence(2999).tolist())
 print("@@" + json.dumps(report))
 '''
 
@@ -362,8 +362,8 @@ def test_openmp_flag_and_thread_cap():
     assert kernel.OPENMP in (True, False)
     # The API starts at most one thread per usable core (more could only
     # wait for each other, and a thousand threads may not even start).
-    expected = GrundysGame().values(9000, threads=1)
-    assert np.array_equal(GrundysGame().values(9000, threads=1024), expected)
+    expected = GrundysGame().nim_sequence(9000, threads=1)
+    assert np.array_equal(GrundysGame().nim_sequence(9000, threads=1024), expected)
 
 
 def test_cli_octal_threads():
@@ -393,7 +393,7 @@ def test_cli_octal_threads():
 def test_bad_threads(bad, exc, message):
     game = GrundysGame()
     with pytest.raises(exc, match=message):
-        game.values(10, threads=bad)
+        game.nim_sequence(10, threads=bad)
     with pytest.raises(exc, match=message):
         game.value(10, threads=bad)
     with pytest.raises(exc, match=message):
@@ -442,14 +442,14 @@ def fire():
     os.kill(os.getpid(), signal.SIGINT)
 threading.Thread(target=fire, daemon=True).start()
 try:
-    game.values(1 << 26, kernel={kernel!r}, threads={threads})
+    game.nim_sequence(1 << 26, kernel={kernel!r}, threads={threads})
     report = dict(interrupted=False)
 except KeyboardInterrupt:
     latency = time.monotonic() - t[0]
     known = game._n
     check = min(known, 6000)
-    same = np.array_equal(game.values(check - 1, threads=1),
-                          GrundysGame().values(check - 1, threads=1))
+    same = np.array_equal(game.nim_sequence(check - 1, threads=1),
+                          GrundysGame().nim_sequence(check - 1, threads=1))
     report = dict(interrupted=True, latency=latency, known=known, same=bool(same))
 print("@@" + json.dumps(report))
 '''

@@ -170,7 +170,7 @@ def test_police_as_thief_is_caught_by_the_computer_in_time():
 
 
 def test_octal_kayles_computer_first_moves_to_nim_value_zero():
-    G = grundy.OctalGame("0.77").values(12).tolist()
+    G = grundy.OctalGame("0.77").nim_sequence(12).tolist()
     s = Session("octal", "0.77", "3", "4", "--computer-first")
     text = s.prompt()
     assert "The computer moves first" in text

@@ -98,7 +98,7 @@ def test_importing_grundy_and_grundy_plot_does_not_import_matplotlib():
     run = run_python(
         "import sys, grundy, grundy.plot\n"
         "sol = grundy.PoliceThief(['P.ET']).solve()\n"
-        "grundy.OctalGame('0.77').values(10)\n"
+        "grundy.OctalGame('0.77').nim_sequence(10)\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] == 'matplotlib'))\n")
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "[]"
@@ -305,7 +305,7 @@ def test_nim_sequence_of_kayles_with_its_preperiod():
     image = render(ax)
     assert ax.get_title() == "OctalGame('0.77'): G(0..200), period 12 from n = 71"
     assert legend_texts(ax) == ["G(n)", "preperiod 71", "period 12\n(proved from G(0..167))"]
-    values = kayles.values(200)
+    values = kayles.nim_sequence(200)
     points = ax.lines[0]
     assert points.get_xdata().tolist() == list(range(201))
     assert points.get_ydata().tolist() == values.tolist()

@@ -48,7 +48,7 @@ def test_police_solve_reports():
 
 def test_octal_values_report():
     rec = Recorder()
-    grundy.OctalGame("0.137").values(30_000, progress=rec)
+    grundy.OctalGame("0.137").nim_sequence(30_000, progress=rec)
     rec.check(total=30_001)
 
 
@@ -90,13 +90,13 @@ def test_an_exception_in_the_callback_stops_the_solve():
         g.solve(progress=stop)
     assert g.solve().n_positions == g.n_positions      # usable afterwards
     with pytest.raises(RuntimeError, match="enough"):
-        grundy.OctalGame("0.137").values(5000, progress=stop)
+        grundy.OctalGame("0.137").nim_sequence(5000, progress=stop)
 
 
 @pytest.mark.parametrize("call", [
     lambda p: big_graph().solve(progress=p),
     lambda p: grundy.PoliceThief(["PT"]).solve(progress=p),
-    lambda p: grundy.OctalGame("0.7").values(5, progress=p),
+    lambda p: grundy.OctalGame("0.7").nim_sequence(5, progress=p),
     lambda p: grundy.solve_game(Countdown(), progress=p),
 ])
 @pytest.mark.parametrize("bad", ["yes", 1, 2.0])
@@ -116,7 +116,7 @@ def test_progress_true_without_tqdm_names_the_extra():
         sys.modules["tqdm"] = None
         import grundy
         try:
-            grundy.OctalGame("0.7").values(5, progress=True)
+            grundy.OctalGame("0.7").nim_sequence(5, progress=True)
         except ImportError as exc:
             print(exc)
         """)
@@ -128,7 +128,7 @@ def test_progress_true_is_silent_off_a_terminal():
         import grundy
         board = grundy.PoliceThief(["P" + "." * 58 + "T"] + ["." * 60] * 59)
         print(board.solve(progress=True).result)
-        print(grundy.GrundysGame().values(300000, progress=True)[-1])
+        print(grundy.GrundysGame().nim_sequence(300000, progress=True)[-1])
         """)
     assert r.returncode == 0, r.stderr
     assert r.stderr == ""
@@ -171,4 +171,4 @@ def test_a_solve_inside_a_callback_keeps_the_outer_reporting():
 
 
 def test_numpy_bool_progress():
-    grundy.OctalGame("0.7").values(5, progress=np.False_)
+    grundy.OctalGame("0.7").nim_sequence(5, progress=np.False_)

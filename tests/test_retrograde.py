@@ -288,7 +288,8 @@ def check_impartial_solve(game, moves, root, misere):
     sol = game.solve(root, misere=misere)
     adj = explicit_game_graph(moves, root)
     ref = GameGraph.from_adjacency(adj).solve(misere=misere)
-    assert isinstance(sol, grundy.GraphSolution) and isinstance(sol, grundy.Solution)
+    # An explored game: the one class of every game explored from its start.
+    assert type(sol) is grundy.GameSolution and isinstance(sol, grundy.Solution)
     assert sol.start == _node(root) and sol.position(0) == _node(root)
     assert set(sol.positions) == set(adj) and sol.n_positions == len(adj)
     names = list(adj)
@@ -370,7 +371,7 @@ def test_graph_solution_pickles_read_only():
     game = ImpartialGame(lambda n: [n - s for s in (1, 2) if s <= n])
     for sol in (g.solve(), g.solve(misere=True, labels={"d": WIN}), game.solve(Sum(3, 4))):
         for copy in (pickle.loads(pickle.dumps(sol)), copy_module.deepcopy(sol)):
-            assert isinstance(copy, grundy.GraphSolution) and copy is not sol
+            assert type(copy) is type(sol) and copy is not sol
             assert list(copy.positions) == list(sol.positions) and copy.start == sol.start
             for name in ("outcome", "remoteness", "move"):
                 a, b = getattr(copy, name), getattr(sol, name)

@@ -128,22 +128,22 @@ TAKE_AND_BREAK = [
 @pytest.mark.parametrize("make", TAKE_AND_BREAK)
 def test_take_and_break_round_trip(make, tmp_path):
     game = make()
-    game.values(400)
+    game.nim_sequence(400)
     period = game.periodicity(400)
     game.save(tmp_path / "g.npz")
     back = grundy.load(tmp_path / "g.npz")
     assert type(back) is type(game) and back.name == game.name
     assert back._n == 401                     # the values come back, not recomputed
-    assert np.array_equal(back.values(400), game.values(400))
+    assert np.array_equal(back.nim_sequence(400), game.nim_sequence(400))
     assert back.periodicity(400) == period
     # It goes on growing like the original.
-    assert np.array_equal(back.values(700), make().values(700))
+    assert np.array_equal(back.nim_sequence(700), make().nim_sequence(700))
 
 
 def test_take_and_break_empty_cache(tmp_path):
     grundy.GrundysGame().save(tmp_path / "g.npz")
     back = grundy.load(tmp_path / "g.npz")
-    assert back.values(20).tolist() == grundy.GrundysGame().values(20).tolist()
+    assert back.nim_sequence(20).tolist() == grundy.GrundysGame().nim_sequence(20).tolist()
 
 
 @pytest.mark.parametrize("mmap", [False, True])
@@ -231,7 +231,7 @@ def test_bad_options(tmp_path):
 def fingerprint(obj):
     """Everything a loaded object answers, to compare a damaged load with the original."""
     if isinstance(obj, grundy.TakeAndBreakGame):
-        return (type(obj), obj.name, obj.values(obj._n - 1).tolist() if obj._n else [],
+        return (type(obj), obj.name, obj.nim_sequence(obj._n - 1).tolist() if obj._n else [],
                 obj._period)
     if isinstance(obj, grundy.LoopyValues):
         return (obj.finite.tolist(), obj.outcome.tolist(), list(obj.positions), obj.stages)
@@ -257,7 +257,7 @@ def saved_bytes(tmp_path, obj):
 
 KINDS = {
     "graph-named": graph_named, "police": police, "game": lambda: grundy.solve_game(Subtract()),
-    "octal": lambda: (lambda g: (g.values(100), g.periodicity(100), g)[2])(grundy.OctalGame("0.137")),
+    "octal": lambda: (lambda g: (g.nim_sequence(100), g.periodicity(100), g)[2])(grundy.OctalGame("0.137")),
 }
 
 
@@ -519,7 +519,7 @@ def test_deep_nesting(tmp_path):
 def test_a_saved_period_is_proved_again(period, tmp_path):
     path = tmp_path / "k.npz"
     game = grundy.OctalGame("0.77")
-    game.values(300)
+    game.nim_sequence(300)
     game.periodicity()
     game.save(path)
     rewrite(path, set_key("data", "period", value=period))

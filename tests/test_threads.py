@@ -301,7 +301,7 @@ def test_a_thousand_threads_under_a_tight_address_space():
         g = grundy.GameGraph.from_edges(rng.integers(0, 20000, size=(100000, 2)), n=20000)
         a, b = g.solve(threads=1), g.solve(threads=1024)
         assert (a.outcome == b.outcome).all() and (a.remoteness == b.remoteness).all()
-        print(grundy.GrundysGame().values(3000, threads=1024)[-1])
+        print(grundy.GrundysGame().nim_sequence(3000, threads=1024)[-1])
     """)
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr

@@ -192,7 +192,7 @@ def nim_sequence(game: TakeAndBreakGame, n: int, *, mask: int | None = None,
     ax = _axes(ax, (9.0, 4.0))
     from matplotlib.ticker import MaxNLocator
 
-    values = game.values(n, max_memory=max_memory)
+    values = game.nim_sequence(n, max_memory=max_memory)
     found = game.periodicity(n, max_memory=max_memory) if period else None
     x = np.arange(n + 1)
     size = 4.0 if n <= 200 else 2.5 if n <= 2000 else 1.2

@@ -209,8 +209,8 @@ def cmd_octal(args: argparse.Namespace) -> None:
         # The values (4 bytes each, and their copy) and the text of the output.
         check_memory(4 * (n + 1) * 3 + 12 * (n + 1), args.max_memory,
                      f"printing G(0..N) for N = {shown_int(n)}")
-        values = game.values(n, progress=progress_option(), max_memory=args.max_memory,
-                             threads=args.threads)
+        values = game.nim_sequence(n, progress=progress_option(), max_memory=args.max_memory,
+                                   threads=args.threads)
         step = 1 << 20              # the text in slices: no list of n ints at once
         for start in range(0, n + 1, step):
             chunk = " ".join(map(str, values[start:start + step].tolist()))

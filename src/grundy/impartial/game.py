@@ -29,10 +29,11 @@ from grundy._common import (CycleError, Int64Array, check_bool, check_threads, i
                             readonly, shorten, shown_int)
 from grundy._core import grundy as _grundy
 from grundy.engine.explore import explore
-from grundy.engine.graph import GameGraph, GraphSolution
+from grundy.engine.graph import GameGraph
 from grundy.engine.loopy import LoopyValue, loopy_sum
 from grundy.engine.positions import Sum
 from grundy.engine.positions import components as _components
+from grundy.engine.rules import GameSolution
 
 _Method = TypeVar("_Method", bound=Callable[..., Any])
 
@@ -180,7 +181,7 @@ class ImpartialGame:
             self._moves_of[position] = options
         return options
 
-    def _explore(self, roots: Iterable[Hashable]) -> None:
+    def _explore(self, roots: Iterable[Hashable], max_memory: int | None) -> None:
         """Explore everything reachable from roots (the library's one
         explorer, options as sums) and value every new position, in time
         proportional to the new positions and moves.
@@ -194,7 +195,8 @@ class ImpartialGame:
             first = len(self._positions)
             try:
                 found = explore(starts, self._call_moves, sums=Sum, index=self._id,
-                                positions=self._positions, what=repr(self))
+                                positions=self._positions, max_memory=max_memory,
+                                what=repr(self))
                 assert found.component_ptr is not None
                 # Each new position after the components of its options.
                 order, cycle = _grundy.topological_order(
@@ -223,13 +225,16 @@ class ImpartialGame:
     # -- values ---------------------------------------------------------------
 
     @_locked
-    def value(self, position: Hashable) -> int:
+    def value(self, position: Hashable, *, max_memory: int | None = None) -> int:
         """Grundy value of a position (or of a :class:`Sum` of positions).
 
         Parameters
         ----------
         position : hashable or Sum
             A position of the game.
+        max_memory : int, optional
+            Bytes the exploration may take, everything the game keeps
+            included (default: the memory available).
 
         Returns
         -------
@@ -242,24 +247,34 @@ class ImpartialGame:
             If a position is not hashable, or ``moves`` returns no iterable.
         CycleError
             If play from ``position`` can cycle (use :meth:`loopy_value`).
+        MemoryLimitError
+            If exploring would need more than ``max_memory``.
 
         Examples
         --------
         >>> ImpartialGame(lambda n: range(n)).value(Sum(3, 5))
         6
         """
-        self._explore([position])
+        self._explore([position], max_memory)
+        return self._known_value(position)
+
+    def _known_value(self, position: Hashable) -> int:
+        """The value of an explored position: the xor of its components'."""
         return functools.reduce(operator.xor,
                                 (int(self._value[self._id[c]]) for c in _components(position)), 0)
 
     @_locked
-    def values(self, positions: Iterable[Hashable]) -> Int64Array:
+    def values(self, positions: Iterable[Hashable], *,
+               max_memory: int | None = None) -> Int64Array:
         """Grundy values of many positions at once.
 
         Parameters
         ----------
         positions : iterable
             Positions (or sums) of the game.
+        max_memory : int, optional
+            Bytes the exploration may take, everything the game keeps
+            included (default: the memory available).
 
         Returns
         -------
@@ -268,7 +283,7 @@ class ImpartialGame:
 
         Raises
         ------
-        TypeError, CycleError
+        TypeError, CycleError, MemoryLimitError
             As for :meth:`value`.
 
         Examples
@@ -279,11 +294,11 @@ class ImpartialGame:
         if isinstance(positions, (str, bytes)) or not hasattr(positions, "__iter__"):
             raise TypeError(f"values() takes an iterable of positions, got {shorten(positions)}")
         positions = list(positions)
-        self._explore(positions)
-        return readonly(np.array([self.value(p) for p in positions], dtype=np.int64))
+        self._explore(positions, max_memory)
+        return readonly(np.array([self._known_value(p) for p in positions], dtype=np.int64))
 
     @_locked
-    def moves(self, position: Hashable) -> list[Hashable]:
+    def moves(self, position: Hashable, *, max_memory: int | None = None) -> list[Hashable]:
         """The options of a position, as the move function gives them.
 
         For a :class:`Sum`: the sums with one part moved.
@@ -292,6 +307,9 @@ class ImpartialGame:
         ----------
         position : hashable or Sum
             A position of the game.
+        max_memory : int, optional
+            Bytes the exploration may take, everything the game keeps
+            included (default: the memory available).
 
         Returns
         -------
@@ -299,7 +317,7 @@ class ImpartialGame:
 
         Raises
         ------
-        TypeError, CycleError
+        TypeError, CycleError, MemoryLimitError
             As for :meth:`value`.
 
         Examples
@@ -311,21 +329,25 @@ class ImpartialGame:
             parts = position.parts
             out: list[Hashable] = []
             for idx, p in enumerate(parts):
-                self._explore([p])
+                self._explore([p], max_memory)
                 for o in self._moves_of[p]:
                     out.append(Sum(*parts[:idx], *_components(o), *parts[idx + 1:]))
             return out
-        self._explore([position])
+        self._explore([position], max_memory)
         return list(self._moves_of[position])
 
     @_locked
-    def winning_moves(self, position: Hashable) -> list[Hashable]:
+    def winning_moves(self, position: Hashable, *,
+                      max_memory: int | None = None) -> list[Hashable]:
         """The options that leave a position of value 0 (none in a LOSS).
 
         Parameters
         ----------
         position : hashable or Sum
             A position of the game.
+        max_memory : int, optional
+            Bytes the exploration may take, everything the game keeps
+            included (default: the memory available).
 
         Returns
         -------
@@ -333,7 +355,7 @@ class ImpartialGame:
 
         Raises
         ------
-        TypeError, CycleError
+        TypeError, CycleError, MemoryLimitError
             As for :meth:`value`.
 
         Examples
@@ -341,7 +363,8 @@ class ImpartialGame:
         >>> ImpartialGame(lambda n: range(n)).winning_moves(Sum(1, 3))
         [Sum(1, 1)]
         """
-        return [o for o in self.moves(position) if self.value(o) == 0]
+        options = self.moves(position, max_memory=max_memory)   # explores every option
+        return [o for o in options if self._known_value(o) == 0]
 
     # -- games with cycles ----------------------------------------------------
 
@@ -357,19 +380,21 @@ class ImpartialGame:
             return out
         return [_node(o) for o in self._call_moves(node)]
 
-    def _graph(self, position: Hashable, max_memory: int | None = None) -> GameGraph:
-        """The graph of every position reachable from ``position`` (checked
-        hashable by the caller), which is vertex 0, explored by the library's one explorer.  Options that
-        are sums become positions of their own (a move changes one part); a
-        one-part sum is its part."""
-
+    def _explored(self, position: Hashable, max_memory: int | None
+                  ) -> tuple[GameGraph, list[Hashable], dict[Hashable, int]]:
+        """Every position reachable from ``position`` (checked hashable by
+        the caller), explored by the library's one explorer: the graph
+        (vertex i is position i; ``position`` is 0), the positions and their
+        numbers.  Options that are sums become positions of their own (a
+        move changes one part); a one-part sum is its part."""
         positions: list[Hashable] = []
-        found = explore([_node(position)], self._loopy_options, index={},
+        index: dict[Hashable, int] = {}
+        found = explore([_node(position)], self._loopy_options, index=index,
                         positions=positions, max_memory=max_memory, what=repr(self))
-        return GameGraph._owned(found.indptr, found.indices, positions)
+        return GameGraph._owned(found.indptr, found.indices), positions, index
 
     @_locked
-    def loopy_value(self, position: Hashable) -> LoopyValue:
+    def loopy_value(self, position: Hashable, *, max_memory: int | None = None) -> LoopyValue:
         """Generalized Sprague-Grundy value of a position of a game that may
         have cycles.
 
@@ -381,6 +406,8 @@ class ImpartialGame:
         ----------
         position : hashable or Sum
             A position of the game.
+        max_memory : int, optional
+            Bytes the exploration may take (default: the memory available).
 
         Returns
         -------
@@ -390,6 +417,8 @@ class ImpartialGame:
         ------
         TypeError
             If a position is not hashable.
+        MemoryLimitError
+            If exploring would need more than ``max_memory``.
 
         Examples
         --------
@@ -402,21 +431,21 @@ class ImpartialGame:
         (DRAW, WIN)
         """
         if isinstance(position, Sum) and len(position) != 1:
-            return loopy_sum(self.loopy_value(p) for p in position.parts)
+            return loopy_sum(self.loopy_value(p, max_memory=max_memory) for p in position.parts)
         for c in _components(position):
             _check_hashable(c, "got the position")
         root = _node(position)
         if root in self._loopy_values:
             return self._loopy_values[root]
-        g = self._graph(root)
+        g, positions, _ = self._explored(root, max_memory)
         lv = g.loopy_values()
-        for node in g.positions:
-            self._loopy_values[node] = lv[node]
+        for i, node in enumerate(positions):
+            self._loopy_values[node] = lv[i]
         return self._loopy_values[root]
 
     @_locked
     def solve(self, position: Hashable, *, misere: bool = False,
-              max_memory: int | None = None, threads: int | None = None) -> GraphSolution:
+              max_memory: int | None = None, threads: int | None = None) -> GameSolution:
         """Outcome, remoteness and best move of every position reachable from one.
 
         Explores the game from ``position`` (its start) as a graph, sums
@@ -438,8 +467,10 @@ class ImpartialGame:
 
         Returns
         -------
-        GraphSolution
-            Whose positions are the game's; ``start`` is ``position``.
+        GameSolution
+            The solution of every game explored from its start (as
+            :func:`grundy.solve_game` gives): positions are the game's, in
+            the order found; ``start`` is ``position``.
 
         Raises
         ------
@@ -462,10 +493,9 @@ class ImpartialGame:
         threads = check_threads(threads)
         for c in _components(position):
             _check_hashable(c, "got the position")
-        g = self._graph(position, max_memory)
+        g, positions, index = self._explored(position, max_memory)
         sol = g.solve(misere=misere, max_memory=max_memory, threads=threads)
-        return GraphSolution._owned(g, sol.outcome, sol.remoteness, sol.move,
-                                    start=g.positions[0])
+        return GameSolution._owned(g, positions, index, sol, None, None)
 
 
 def _node(option: Hashable) -> Hashable:

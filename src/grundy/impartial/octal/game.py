@@ -1,13 +1,14 @@
 """Take-and-break games: octal and hexadecimal codes, Grundy's game,
 subtraction games; their nim-sequences, and periodicity proved.
 
-``value(n)`` is the Grundy value G(n) of one heap, ``values(n)`` the
-sequence G(0..n) (int64, whatever the values).
+``value(n)`` is the Grundy value G(n) of one heap, ``values(heaps)`` those
+of many heaps, ``nim_sequence(n)`` the sequence G(0..n) (int64, whatever
+the values), ``outcome_of(heaps)`` who wins a sum of heaps.
 
 Examples
 --------
 >>> dawson = OctalGame("0.137")          # Dawson's chess (crosses-crosses)
->>> dawson.values(15).tolist()
+>>> dawson.nim_sequence(15).tolist()
 [0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5]
 >>> dawson.periodicity()
 Periodicity(preperiod=52, period=34, proved_at=174)
@@ -16,6 +17,8 @@ Periodicity(preperiod=52, period=34, proved_at=174)
 """
 from __future__ import annotations
 
+import functools
+import operator
 import os
 import re
 import threading
@@ -27,8 +30,8 @@ import numpy as np
 import numpy.typing as npt
 
 from grundy._common import (LOSS, WIN, Int64Array, Outcome, check_bool, check_count,
-                            check_int, check_memory, check_threads, readonly, shorten, shown_int,
-                            usable_cores)
+                            check_int, check_memory, check_threads, is_integer, readonly,
+                            shorten, shown_int, usable_cores)
 from grundy._core import octal as _octal
 from grundy._progress import Progress, Report, check_progress, reporting
 from grundy.engine.store import FileFormatError, check_path, need, save
@@ -69,7 +72,7 @@ class TakeAndBreakGame:
     Examples
     --------
     >>> kayles = TakeAndBreakGame("kayles", take0=[1, 2], take1=[1, 2], take2=[1, 2])
-    >>> kayles.values(8).tolist()
+    >>> kayles.nim_sequence(8).tolist()
     [0, 1, 2, 3, 1, 4, 3, 2, 1]
     """
 
@@ -134,7 +137,7 @@ class TakeAndBreakGame:
 
         Each option is a sorted tuple of the non-empty heaps left (``()``
         when the move takes the whole heap), listed once, the options in
-        sorted order.  The rules are those of :meth:`values`: ``take0``
+        sorted order.  The rules are those of :meth:`nim_sequence`: ``take0``
         removes a heap of exactly k, ``take1`` leaves one heap, ``take2``
         two (unequal ones if the game says so), ``take3`` three.  A heap of
         n has O(n) options, O(n^2) with three-heap moves.
@@ -169,10 +172,12 @@ class TakeAndBreakGame:
 
     # -- values -----------------------------------------------------------------
 
-    def values(self, n: int, *, kernel: str = "auto", mask: int | None = None,
-               progress: Progress = None, max_memory: int | None = None,
-               threads: int | None = None) -> Int64Array:
-        """The nim-values G(0..n).
+    def nim_sequence(self, n: int, *, kernel: str = "auto", mask: int | None = None,
+                     progress: Progress = None, max_memory: int | None = None,
+                     threads: int | None = None) -> Int64Array:
+        """The nim-sequence G(0), G(1), ..., G(n): the value of every heap up to n.
+
+        (For the values of chosen heap sizes, :meth:`values`.)
 
         Ctrl-C stops the run with KeyboardInterrupt and keeps every value
         computed before it.
@@ -218,11 +223,11 @@ class TakeAndBreakGame:
 
         Examples
         --------
-        >>> SubtractionGame({2, 3, 7}).values(9).tolist()
+        >>> SubtractionGame({2, 3, 7}).nim_sequence(9).tolist()
         [0, 0, 1, 1, 2, 0, 0, 1, 1, 2]
         >>> import numpy as np
-        >>> np.array_equal(GrundysGame().values(20000, threads=1),
-        ...                GrundysGame().values(20000, threads=2))
+        >>> np.array_equal(GrundysGame().nim_sequence(20000, threads=1),
+        ...                GrundysGame().nim_sequence(20000, threads=2))
         True
         """
         n = check_count(n, "n")
@@ -311,7 +316,7 @@ class TakeAndBreakGame:
         max_memory : int, optional
             Bytes the values may take (default: the memory available).
         threads : int, optional
-            Threads for the kernels, as in :meth:`values`.
+            Threads for the kernels, as in :meth:`nim_sequence`.
 
         Returns
         -------
@@ -332,20 +337,75 @@ class TakeAndBreakGame:
         n = check_int(n, "n", 0)                # any size: a proved period reduces it
         threads = check_threads(threads)
         with self._lock:
-            if n < self._n:
-                return int(self._G[n])
-            if self._period is None and n >= period.DEFAULT_SEARCH:
-                self.periodicity(max_memory=max_memory, threads=threads)
-            if self._period is not None and n >= self._period.preperiod:
-                e, p = self._period.preperiod, self._period.period
-                n = e + (n - e) % p
-            self._extend(n + 1, "auto", None, None, max_memory, threads=threads)
-            return int(self._G[n])
+            where = self._known([n], max_memory, threads)     # may replace self._G
+            return int(self._G[where[0]])
+
+    def values(self, heaps: Iterable[int], *, max_memory: int | None = None,
+               threads: int | None = None) -> Int64Array:
+        """G(h) for each heap size h of ``heaps``, as :meth:`value` gives it.
+
+        The values of positions, as on every impartial game; for the
+        nim-sequence G(0..n), :meth:`nim_sequence`.
+
+        Parameters
+        ----------
+        heaps : iterable of int
+            Heap sizes (each >= 0, of any size once a period is proved).
+        max_memory : int, optional
+            Bytes the values may take (default: the memory available).
+        threads : int, optional
+            Threads for the kernels, as in :meth:`nim_sequence`.
+
+        Returns
+        -------
+        numpy.ndarray
+            int64, read-only, one value per heap.
+
+        Raises
+        ------
+        TypeError
+            If ``heaps`` is a single integer (the hint names
+            :meth:`nim_sequence`) or holds a non-integer.
+        ValueError
+            If a heap is negative.
+        MemoryLimitError
+            If the values would need more than ``max_memory``.
+
+        Examples
+        --------
+        >>> OctalGame("0.137").values([20, 3, 10 ** 100]).tolist()   # Dawson's chess
+        [0, 2, 0]
+        """
+        given: Any = heaps
+        if is_integer(given):
+            raise TypeError(f"values() takes heap sizes (an iterable), got the integer "
+                            f"{shown_int(int(given))}; the nim-sequence G(0..n) is "
+                            f"nim_sequence(n)")
+        sizes = heap_list(heaps)
+        threads = check_threads(threads)
+        with self._lock:
+            where = self._known(sizes, max_memory, threads)    # may replace self._G
+            return readonly(self._G[where].astype(np.int64))
+
+    def _known(self, sizes: list[int], max_memory: int | None, threads: int) -> Int64Array:
+        """Where the values of the heaps ``sizes`` are in ``self._G``: each
+        size itself, or its equivalent under the proved period (a period
+        search up to 2^16 is tried before computing far values); every one
+        computed.  Called with the lock held."""
+        if not sizes:
+            return np.zeros(0, dtype=np.int64)
+        if self._period is None and max(sizes) >= max(self._n, period.DEFAULT_SEARCH):
+            self.periodicity(max_memory=max_memory, threads=threads)
+        if self._period is not None:
+            e, p = self._period.preperiod, self._period.period
+            sizes = [n if n < e else e + (n - e) % p for n in sizes]
+        self._extend(max(sizes) + 1, "auto", None, None, max_memory, threads=threads)
+        return np.array(sizes, dtype=np.int64)
 
     # -- sums of heaps ------------------------------------------------------------
 
-    def outcome(self, heaps: int | Iterable[int], *, misere: bool = False,
-                max_memory: int | None = None) -> Outcome:
+    def outcome_of(self, heaps: int | Iterable[int], *, misere: bool = False,
+                   max_memory: int | None = None) -> Outcome:
         """Who wins a sum of heaps of this game, the player to move or not.
 
         Normal play (the player who cannot move loses): WIN exactly when
@@ -383,22 +443,21 @@ class TakeAndBreakGame:
         Examples
         --------
         >>> kayles = OctalGame("0.77")
-        >>> kayles.outcome([1, 2]), kayles.outcome([1, 2], misere=True)
+        >>> kayles.outcome_of([1, 2]), kayles.outcome_of([1, 2], misere=True)
         (WIN, WIN)
-        >>> kayles.outcome(4), kayles.outcome(4, misere=True)   # G(4) = 1
+        >>> kayles.outcome_of(4), kayles.outcome_of(4, misere=True)   # G(4) = 1
         (WIN, LOSS)
         >>> nim = SubtractionGame({1, 2, 3})                      # Nim, heaps up to 3
-        >>> nim.outcome([1, 1, 1], misere=True), nim.outcome([2, 2], misere=True)
+        >>> nim.outcome_of([1, 1, 1], misere=True), nim.outcome_of([2, 2], misere=True)
         (LOSS, LOSS)
         """
         sizes = heap_list(heaps)
         misere = check_bool(misere, "misere")
         if not misere:
-            nim_sum = 0
-            for h in sizes:
-                nim_sum ^= self.value(h, max_memory=max_memory)
+            nim_sum = functools.reduce(operator.xor, self.values(sizes, max_memory=max_memory)
+                                       .tolist(), 0)
             return WIN if nim_sum else LOSS
-        return self._misere.outcome(sizes, max_memory)
+        return self._misere.outcome_of(sizes, max_memory)
 
     def misere_quotient(self, n: int, *, max_order: int = 2000,
                         max_memory: int | None = None) -> MisereQuotient:
@@ -593,7 +652,7 @@ class TakeAndBreakGame:
         >>> import grundy, os, tempfile
         >>> path = os.path.join(tempfile.mkdtemp(), "kayles.npz")
         >>> game = OctalGame("0.77")
-        >>> _ = game.values(100)
+        >>> _ = game.nim_sequence(100)
         >>> game.save(path)
         >>> back = grundy.load(path)
         >>> back, back.value(10 ** 9), back.periodicity()
@@ -753,7 +812,7 @@ class TakeAndBreakGame:
             n = check_count(n, "n")
         with self._lock:
             last = self._n - 1 if n is None and self._n else (n or 0)
-            G = self.values(last, max_memory=max_memory).astype(np.uint32)
+            G = self.nim_sequence(last, max_memory=max_memory).astype(np.uint32)
         return stats.rare_common(G, mask)
 
 
@@ -781,7 +840,7 @@ class OctalGame(TakeAndBreakGame):
 
     Examples
     --------
-    >>> OctalGame("0.77").values(11).tolist()         # Kayles
+    >>> OctalGame("0.77").nim_sequence(11).tolist()         # Kayles
     [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]
     """
 
@@ -807,7 +866,7 @@ class HexGame(TakeAndBreakGame):
 
     Examples
     --------
-    >>> HexGame("0.3F").values(8).tolist()
+    >>> HexGame("0.3F").nim_sequence(8).tolist()
     [0, 1, 2, 0, 1, 2, 3, 4, 5]
     """
 
@@ -821,7 +880,7 @@ class GrundysGame(TakeAndBreakGame):
 
     Examples
     --------
-    >>> GrundysGame().values(12).tolist()
+    >>> GrundysGame().nim_sequence(12).tolist()
     [0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1]
     """
 
@@ -851,7 +910,7 @@ class SubtractionGame(TakeAndBreakGame):
 
     Examples
     --------
-    >>> SubtractionGame({1, 3, 4}).values(7).tolist()
+    >>> SubtractionGame({1, 3, 4}).nim_sequence(7).tolist()
     [0, 1, 0, 1, 2, 3, 2, 0]
     """
 

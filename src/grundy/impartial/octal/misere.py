@@ -13,7 +13,7 @@ Examples
 >>> from grundy import OctalGame
 >>> kayles = OctalGame("0.77")
 >>> search = MisereSearch(kayles, kayles.options, splits=True)
->>> search.outcome([1, 1, 1], None), search.outcome([4], None)
+>>> search.outcome_of([1, 1, 1], None), search.outcome_of([4], None)
 (LOSS, LOSS)
 >>> search.wins[(1, 1)]                       # decided on the way, kept
 True
@@ -105,7 +105,7 @@ class MisereSearch:
     --------
     >>> from grundy import SubtractionGame
     >>> nim = SubtractionGame({1, 2, 3})
-    >>> MisereSearch(nim, nim.options, splits=False).outcome([2, 2], None)
+    >>> MisereSearch(nim, nim.options, splits=False).outcome_of([2, 2], None)
     LOSS
     """
 
@@ -156,7 +156,7 @@ class MisereSearch:
         options = (take0 + take1) * n + take2 * n * n // 4 + take3 * n ** 3 // 36
         return OPTION_BYTES * options
 
-    def outcome(self, sizes: list[int], max_memory: int | None, *,
+    def outcome_of(self, sizes: list[int], max_memory: int | None, *,
                 shortcut: Callable[[Position], bool | None] | None = None,
                 limit: int | None = None) -> Outcome:
         """The misère outcome of a sum of heaps: every position it can reach,
@@ -174,7 +174,7 @@ class MisereSearch:
 
         >>> from grundy import OctalGame
         >>> kayles = OctalGame("0.77")
-        >>> MisereSearch(kayles, kayles.options, True).outcome([1, 1, 1], None)
+        >>> MisereSearch(kayles, kayles.options, True).outcome_of([1, 1, 1], None)
         LOSS
         """
         with self.lock:

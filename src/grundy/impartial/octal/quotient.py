@@ -24,7 +24,7 @@ heaps 1..3 of SubtractionGame({1, 2, 3}): misère quotient of order 6
 Q = < a, b | a^2 = 1, b^3 = b >
 P = { a, b^2 }
 heaps: 1 -> a, 2 -> b, 3 -> ab
->>> q.outcome([1, 1, 1]), q.outcome([2, 3])
+>>> q.outcome_of([1, 1, 1]), q.outcome_of([2, 3])
 (LOSS, WIN)
 """
 from __future__ import annotations
@@ -154,7 +154,7 @@ class MisereQuotient:
             x = int(self.table[x, self.heap_elements[h]])
         return x
 
-    def outcome(self, heaps: int | Iterable[int]) -> Outcome:
+    def outcome_of(self, heaps: int | Iterable[int]) -> Outcome:
         """The misère outcome of a sum of heaps (each 0..n), for the player
         to move: LOSS exactly when its element is in P.
 
@@ -177,7 +177,7 @@ class MisereQuotient:
         --------
         >>> from grundy import OctalGame, misere_quotient
         >>> q = misere_quotient(OctalGame("0.75"), 12)
-        >>> q.outcome([5, 7, 12]) == OctalGame("0.75").outcome([5, 7, 12], misere=True)
+        >>> q.outcome_of([5, 7, 12]) == OctalGame("0.75").outcome_of([5, 7, 12], misere=True)
         True
         """
         return LOSS if self.element(heaps) in self.p_positions else WIN
@@ -427,7 +427,7 @@ def _learn(game: Any, search: MisereSearch, n: int, max_order: int, max_memory: 
     limit = resolve_max_memory(max_memory)
 
     def wins(pos: Position) -> bool:
-        return search.outcome(list(pos), max_memory, shortcut=shortcut, limit=limit) == WIN
+        return search.outcome_of(list(pos), max_memory, shortcut=shortcut, limit=limit) == WIN
 
     contexts: list[Position] = [()]
     table = np.zeros((1, 1), dtype=np.int64)

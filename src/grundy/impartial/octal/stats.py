@@ -9,7 +9,7 @@ about the number of rare values before it.
 Examples
 --------
 >>> from grundy import GrundysGame
->>> rc = rare_common(GrundysGame().values(100).astype(np.uint32), 0xFFFFFFFE)
+>>> rc = rare_common(GrundysGame().nim_sequence(100).astype(np.uint32), 0xFFFFFFFE)
 >>> rc.last_rare, rc.rare_values
 (93, (0, 1, 7))
 """
@@ -145,7 +145,7 @@ def best_mask(values: npt.ArrayLike) -> int | None:
     Examples
     --------
     >>> from grundy import GrundysGame
-    >>> hex(best_mask(GrundysGame().values(4096)))      # rare: 0, 1, 6, 7, ...
+    >>> hex(best_mask(GrundysGame().nim_sequence(4096)))      # rare: 0, 1, 6, 7, ...
     '0xfffffffe'
     >>> best_mask([0, 1, 2, 3]) is None                 # half are always rare
     True
