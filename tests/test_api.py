@@ -19,8 +19,8 @@ import pytest
 
 import grundy
 from grundy import Evaluation, Solution
+from locations import ROOT
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir)
 SHARED_OPTIONS = {"misere", "labels", "max_memory", "progress"}
 
 

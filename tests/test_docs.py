@@ -6,6 +6,7 @@ import pkgutil
 import pytest
 
 import grundy
+from locations import ROOT
 
 MODULES = sorted(
     name for _, name, _ in pkgutil.walk_packages(grundy.__path__, "grundy.")
@@ -29,7 +30,7 @@ def test_installed_not_source_tree():
 def test_readme_python_examples_run(monkeypatch):
     import os
     import re
-    root = os.path.join(os.path.dirname(__file__), os.pardir)
+    root = ROOT
     with open(os.path.join(root, "README.md")) as f:
         blocks = re.findall(r"```python\n(.*?)```", f.read(), re.S)
     assert blocks

@@ -16,8 +16,8 @@ import pytest
 
 import grundy
 from grundy import LOSS, TIE, WIN
+from locations import EXAMPLES
 
-EXAMPLES = os.path.abspath(os.path.join(os.path.dirname(__file__), os.pardir, "examples"))
 sys.path.insert(0, EXAMPLES)
 
 import cat_mouse  # noqa: E402

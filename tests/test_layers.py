@@ -27,8 +27,8 @@ import os
 import re
 
 import pytest
+from locations import ROOT
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir)
 PACKAGE = os.path.join(ROOT, "src", "grundy")
 
 # Layer of each module, by its longest matching prefix (higher: further up).

@@ -17,8 +17,8 @@ import zipfile
 import pytest
 
 import grundy
+from locations import ROOT
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), os.pardir))
 KERNELS = ["blocks", "csr", "explore", "grundy", "loopy", "octal", "police", "retrograde",
            "serial", "source", "textio", "threaded"]
 # What a plug-in cimports: the public contract and the declarations it names.
@@ -99,7 +99,7 @@ def test_wheel_installs_without_a_compiler_and_passes_the_cli_tests(dists, tmp_p
     assert (proc.returncode, proc.stdout) == (0, "The thief escapes\n"), proc.stderr
     # The sdist's own command-line tests, run against the installed wheel.
     proc = subprocess.run([python, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                           "tests/test_cli.py"], cwd=root, capture_output=True, text=True,
+                           "tests/cli/test_cli.py"], cwd=root, capture_output=True, text=True,
                           env=env, timeout=600)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert " passed" in proc.stdout

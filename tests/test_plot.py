@@ -25,8 +25,8 @@ from matplotlib.figure import Figure  # noqa: E402
 import grundy  # noqa: E402
 from grundy import DRAW, LOSS, TIE, WIN, BoardError  # noqa: E402
 from grundy import plot  # noqa: E402
+from locations import EXAMPLES
 
-EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "examples")
 WIDTH, HEIGHT, DPI = 8, 5, 100                 # inches, dots per inch: 800 x 500 pixels
 
 

@@ -15,10 +15,10 @@ import textwrap
 import pytest
 
 import grundy
+from locations import ROOT
 
 pytestmark = pytest.mark.slow
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir)
 TEMPLATE = os.path.join(ROOT, "examples", "plugin")
 
 

@@ -170,5 +170,12 @@ def test_a_solve_inside_a_callback_keeps_the_outer_reporting():
     assert plain >= 3 and kernel_calls(True) == plain
 
 
-def test_numpy_bool_progress():
-    grundy.OctalGame("0.7").nim_sequence(5, progress=np.False_)
+def test_numpy_bool_progress(capsys):
+    # A numpy bool is taken as a bool: False draws nothing, and True draws
+    # nothing either where the output is not a terminal; the values are the same.
+    expected = grundy.OctalGame("0.7").nim_sequence(5).tolist()
+    for flag in (np.False_, np.True_):
+        assert grundy.OctalGame("0.7").nim_sequence(5, progress=flag).tolist() == expected
+    assert capsys.readouterr() == ("", "")
+    with pytest.raises(TypeError, match="progress"):
+        grundy.OctalGame("0.7").nim_sequence(5, progress=np.int64(1))

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 import grundy
+from locations import ROOT
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir)
 POLICE = os.path.join(ROOT, "examples", "police.txt")
 GRAPH = os.path.join(ROOT, "examples", "graph.txt")
 

@@ -17,8 +17,8 @@ from grundy import LOSS, TIE, WIN, Game, MemoryLimitError
 from grundy.cli import main
 from grundy.play import (nim_table, octal_table, play, police_table, rules_table,
                          load_game)
+from locations import EXAMPLES
 
-EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "examples")
 PROMPT = "\r\n> "          # the prompt starts a line (a move list may hold "-> ")
 TIMEOUT = 10
 

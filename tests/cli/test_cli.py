@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from grundy import GameGraph
+from locations import EXAMPLES
 
-EXAMPLES = os.path.join(os.path.dirname(__file__), os.pardir, "examples")
 
 
 def run(*args, stdin=b""):

@@ -12,9 +12,10 @@ import pytest
 
 import grundy
 from grundy import (DRAW, LOSS, NO_MOVE, WIN, BoardError, GameGraph, MemoryLimitError,
-                    PolicePosition, PoliceThief)
+                    PolicePosition, PoliceThief, solve_source)
+from locations import EXAMPLES
+from reference import check_moves_ties, first_keeping_moves, solve_rounds_ties
 
-EXAMPLES = os.path.join(os.path.dirname(__file__), os.pardir, "examples")
 KING = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0)]
 ROOK = [(-1, 0), (1, 0), (0, -1), (0, 1)]
 
@@ -453,3 +454,99 @@ def test_remoteness_overflow_reruns_with_int32(monkeypatch):
     big = PoliceThief(["P" + "." * 28 + "T"] + ["." * 30] * 28 + ["." * 29 + "E"])
     with pytest.raises(MemoryLimitError, match="remoteness exceeds 65535 and needs 32 bits"):
         big.solve(max_memory=big.memory_estimate() + 1)
+
+
+# ---------------------------------------------------------------------------
+# The compiled plug-in through the generic driver (solve_source), against the
+# explicit state graph and the references of reference.py
+
+def police_succ(rows, police_moves, thief_moves, passing):
+    """(succ, labels) of every state (p * F + t) * 2 + police_to_move, the
+    moves in the plug-in's order: the mover's steps in move-set order, then
+    the pass."""
+    cells = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch != "*"]
+    idx = {cell: i for i, cell in enumerate(cells)}
+    F = len(cells)
+
+    def steps(i, offsets):
+        r, c = cells[i]
+        return [idx[(r + dr, c + dc)] for dr, dc in offsets if (r + dr, c + dc) in idx] + \
+            ([i] if passing else [])
+
+    succ, labels = {}, {}
+    for s in range(2 * F * F):
+        p, t = divmod(s >> 1, F)
+        ptm = s & 1
+        if p == t:
+            labels[s] = WIN if ptm else LOSS
+        elif rows[cells[t][0]][cells[t][1]] == "E":
+            labels[s] = LOSS if ptm else WIN
+        if s in labels:
+            succ[s] = []
+        elif ptm:
+            succ[s] = [(q * F + t) * 2 for q in steps(p, police_moves)]
+        else:
+            succ[s] = [(p * F + q) * 2 + 1 for q in steps(t, thief_moves)]
+    return succ, labels
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_police_plugin_against_explicit_graph(seed):
+    rng = random.Random(4000 + seed)
+    sets = [KING, ROOK, [(2, 1), (-1, -2), (0, 1)], [(1, 0), (0, -1)]]
+    for _ in range(10):
+        rows = small_board(rng)
+        pm = list(rng.choice(sets))
+        rng.shuffle(pm)
+        tm = list(rng.choice(sets))
+        rng.shuffle(tm)
+        passing = rng.random() < 0.6
+        board = PoliceThief(rows, police_moves=pm, thief_moves=tm, passing=passing)
+        sol = board.solve()
+        src_sol = solve_source(board._source())
+        assert isinstance(src_sol, grundy.SourceSolution)
+        _, ref_o, ref_r = explicit_reference(rows, pm, tm, passing)
+        succ, labels = police_succ(rows, pm, tm, passing)
+        n = len(succ)
+        for misere in (False, True):
+            g = GameGraph.from_csr(np.cumsum([0] + [len(succ[s]) for s in range(n)]),
+                                   [c for s in range(n) for c in succ[s]])
+            graph = g.solve(labels=labels, misere=misere)
+            outcome, rem = solve_rounds_ties(n, [succ[s] for s in range(n)], misere=misere,
+                                             labels=labels)
+            assert graph.outcome.tolist() == outcome and graph.remoteness.tolist() == rem
+            if misere:
+                plug = solve_source(board._source(), misere=True)
+            else:
+                assert graph.outcome.tolist() == ref_o.tolist()
+                assert graph.remoteness.tolist() == ref_r.tolist()
+                plug = src_sol
+                assert sol.outcome.tolist() == outcome and sol.remoteness.tolist() == rem
+            assert plug.n_positions == n
+            assert plug.outcome.tolist() == outcome, (rows, pm, tm, passing, misere)
+            assert plug.remoteness.tolist() == rem, (rows, pm, tm, passing, misere)
+            # The move array: the first value-keeping successor in the plug-in's order.
+            o, r = dict(enumerate(outcome)), dict(enumerate(rem))
+            expected = first_keeping_moves(succ, labels, o, r)
+            assert plug.move.tolist() == [expected[s] for s in range(n)], (rows, pm, tm)
+            check_moves_ties(succ, labels, o, r,
+                             {s: (m if m >= 0 else None) for s, m in enumerate(plug.move.tolist())})
+            if not misere:
+                assert sol.move.tolist() == plug.move.tolist()
+                for s in range(0, n, 7):
+                    assert plug[s] == (outcome[s], rem[s],
+                                       NO_MOVE if expected[s] < 0 else expected[s])
+
+
+def test_plugin_owns_its_tables():
+    """Changing the arrays given to a compiled source afterwards changes nothing
+    (the engine runs on pointers into the source's own copies)."""
+    import grundy
+    from grundy._core.police import PoliceThiefSource
+
+    step, back = np.array([[1], [-1]]), np.array([[-1], [0]])
+    src = PoliceThiefSource(step, step, back, back, np.zeros(2, np.uint8), True)
+    expected = grundy.solve_source(src).outcome.copy()
+    back[1, 0] = 10 ** 12
+    step[0, 0] = 7
+    assert np.array_equal(grundy.solve_source(src).outcome, expected)

@@ -1,7 +1,6 @@
 """Games from their rules: solve_game (per-position and batch protocols, with
-and without ``canonical``), ties, GameGraph.solve with TIE labels, compiled
-plug-ins (police and thief through solve_source), the graph CLI's --labels,
-and bad input / Ctrl-C / depth.
+and without ``canonical``), ties, GameGraph.solve with TIE labels, the
+generic driver on a compiled source, and bad input / Ctrl-C / depth.
 
 Every answer is checked against the slow references of ``reference.py``
 (``solve_positions``: dicts and rounds, ties included)."""
@@ -20,11 +19,11 @@ import pytest
 
 import grundy
 from grundy import (DRAW, LOSS, NO_MOVE, TIE, WIN, BatchGame, Game, GameGraph,
-                    MemoryLimitError, PoliceThief, solve_game, solve_source)
+                    MemoryLimitError, solve_game)
 
 from conftest import random_graph
-from reference import (check_moves, check_moves_ties, explore_positions, first_keeping_moves,
-                       keeps_value, solve_positions, solve_rounds, solve_rounds_ties)
+from reference import (check_moves, check_moves_ties, explore_positions, keeps_value,
+                       solve_positions, solve_rounds, solve_rounds_ties)
 
 PY = sys.executable
 INT64_MIN, INT64_MAX = -2 ** 63, 2 ** 63 - 1
@@ -908,193 +907,7 @@ def test_ctrl_c_while_exploring(setup, call, check):
             rep["usable"]
 
 
-# ---------------------------------------------------------------------------
-# 6. A compiled plug-in: police and thief through solve_source
-
-def police_succ(rows, police_moves, thief_moves, passing):
-    """(succ, labels) of every state (p * F + t) * 2 + police_to_move, the
-    moves in the plug-in's order: the mover's steps in move-set order, then
-    the pass."""
-    cells = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch != "*"]
-    idx = {cell: i for i, cell in enumerate(cells)}
-    F = len(cells)
-
-    def steps(i, offsets):
-        r, c = cells[i]
-        return [idx[(r + dr, c + dc)] for dr, dc in offsets if (r + dr, c + dc) in idx] + \
-            ([i] if passing else [])
-
-    succ, labels = {}, {}
-    for s in range(2 * F * F):
-        p, t = divmod(s >> 1, F)
-        ptm = s & 1
-        if p == t:
-            labels[s] = WIN if ptm else LOSS
-        elif rows[cells[t][0]][cells[t][1]] == "E":
-            labels[s] = LOSS if ptm else WIN
-        if s in labels:
-            succ[s] = []
-        elif ptm:
-            succ[s] = [(q * F + t) * 2 for q in steps(p, police_moves)]
-        else:
-            succ[s] = [(p * F + q) * 2 + 1 for q in steps(t, thief_moves)]
-    return succ, labels
-
-
-@pytest.mark.parametrize("seed", range(3))
-def test_police_plugin_against_explicit_graph(seed):
-    from test_police import KING, ROOK, explicit_reference, small_board
-
-    rng = random.Random(4000 + seed)
-    sets = [KING, ROOK, [(2, 1), (-1, -2), (0, 1)], [(1, 0), (0, -1)]]
-    for _ in range(10):
-        rows = small_board(rng)
-        pm = list(rng.choice(sets))
-        rng.shuffle(pm)
-        tm = list(rng.choice(sets))
-        rng.shuffle(tm)
-        passing = rng.random() < 0.6
-        board = PoliceThief(rows, police_moves=pm, thief_moves=tm, passing=passing)
-        sol = board.solve()
-        src_sol = solve_source(board._source())
-        assert isinstance(src_sol, grundy.SourceSolution)
-        _, ref_o, ref_r = explicit_reference(rows, pm, tm, passing)
-        succ, labels = police_succ(rows, pm, tm, passing)
-        n = len(succ)
-        for misere in (False, True):
-            g = GameGraph.from_csr(np.cumsum([0] + [len(succ[s]) for s in range(n)]),
-                                   [c for s in range(n) for c in succ[s]])
-            graph = g.solve(labels=labels, misere=misere)
-            outcome, rem = solve_rounds_ties(n, [succ[s] for s in range(n)], misere=misere,
-                                             labels=labels)
-            assert graph.outcome.tolist() == outcome and graph.remoteness.tolist() == rem
-            if misere:
-                plug = solve_source(board._source(), misere=True)
-            else:
-                assert graph.outcome.tolist() == ref_o.tolist()
-                assert graph.remoteness.tolist() == ref_r.tolist()
-                plug = src_sol
-                assert sol.outcome.tolist() == outcome and sol.remoteness.tolist() == rem
-            assert plug.n_positions == n
-            assert plug.outcome.tolist() == outcome, (rows, pm, tm, passing, misere)
-            assert plug.remoteness.tolist() == rem, (rows, pm, tm, passing, misere)
-            # The move array: the first value-keeping successor in the plug-in's order.
-            o, r = dict(enumerate(outcome)), dict(enumerate(rem))
-            expected = first_keeping_moves(succ, labels, o, r)
-            assert plug.move.tolist() == [expected[s] for s in range(n)], (rows, pm, tm)
-            check_moves_ties(succ, labels, o, r,
-                             {s: (m if m >= 0 else None) for s, m in enumerate(plug.move.tolist())})
-            if not misere:
-                assert sol.move.tolist() == plug.move.tolist()
-                for s in range(0, n, 7):
-                    assert plug[s] == (outcome[s], rem[s],
-                                       NO_MOVE if expected[s] < 0 else expected[s])
-
-
-# ---------------------------------------------------------------------------
-# 7. The graph CLI with --labels
-
-def cli(*args, stdin=b"", labels=None, tmp_path=None):
-    argv = [PY, "-m", "grundy", "graph", *args]
-    if labels is not None:
-        path = tmp_path / "labels.txt"
-        path.write_bytes(labels)
-        argv += ["--labels", str(path)]
-    proc = subprocess.run(argv, input=stdin, capture_output=True, timeout=60)
-    return proc.returncode, proc.stdout.decode(), proc.stderr.decode()
-
-
-DOC_GRAPH = b"6 5\n0 1\n0 4\n1 2\n1 3\n4 5\n"
-ONE_BASED = b"6 5\n1 2\n1 5\n2 3\n2 4\n5 6\n"        # the same graph, from 1
-
-
-def test_cli_labels_tie(tmp_path):
-    code, out, err = cli(stdin=DOC_GRAPH, labels=b"# fixed\n3 TIE\n\n2 WIN\n", tmp_path=tmp_path)
-    assert (code, err) == (0, "")
-    assert out.splitlines() == ["TIE 2", "TIE 1", "WIN 0", "TIE 0", "WIN 1", "LOSS 0"]
-    # One-based: the graph and the labels both count from 1.
-    code, out, err = cli("--one-based", stdin=ONE_BASED, labels=b"4 TIE\n3 WIN\n", tmp_path=tmp_path)
-    assert (code, err) == (0, "")
-    assert out.splitlines() == ["TIE 2", "TIE 1", "WIN 0", "TIE 0", "WIN 1", "LOSS 0"]
-    # Misere: 5 has no move, a WIN; 4 moves to it, a LOSS; 0 prefers LOSS for the opponent.
-    code, out, err = cli("--misere", stdin=DOC_GRAPH, labels=b"3 TIE\n2 WIN\n", tmp_path=tmp_path)
-    assert code == 0 and out.splitlines() == ["WIN 2", "TIE 1", "WIN 0", "TIE 0", "LOSS 1",
-                                              "WIN 0"]
-
-
-def test_cli_labels_with_names(tmp_path):
-    edges = b"start a\nstart x\na won\na tied\nx y\n"
-    code, out, err = cli("--format", "edges", stdin=edges, labels=b"tied TIE\nwon WIN\n",
-                         tmp_path=tmp_path)
-    assert (code, err) == (0, "")
-    assert out.splitlines() == ["start TIE 2", "a TIE 1", "x WIN 1", "won WIN 0", "tied TIE 0",
-                                "y LOSS 0"]
-
-
-def test_cli_labels_random_graph_against_api(tmp_path):
-    rng = random.Random(77)
-    n = 300
-    succ = random_graph(rng, n, 500)
-    labels = {rng.randrange(n): rng.choice([WIN, LOSS, TIE]) for _ in range(40)}
-    edges = [(u, v) for u in range(n) for v in succ[u]]
-    text = f"{n} {len(edges)}\n" + "".join(f"{u} {v}\n" for u, v in edges)
-    lab = "".join(f"{v} {o.name}\n" for v, o in labels.items())
-    code, out, err = cli(stdin=text.encode(), labels=lab.encode(), tmp_path=tmp_path)
-    assert (code, err) == (0, "")
-    outcome, rem = solve_rounds_ties(n, succ, labels=labels)
-    names = {WIN: "WIN", LOSS: "LOSS", TIE: "TIE", DRAW: "DRAW"}
-    assert out.splitlines() == [f"{names[o]} {r}" for o, r in zip(outcome, rem)]
-    assert "TIE" in out
-
-
-@pytest.mark.parametrize("args, labels, match", [
-    ((), b"9 TIE\n", r"line 1: '?9'? is not a position of the graph"),
-    ((), b"3 TIE\n6 WIN\n", r"line 2: '?6'? is not a position"),
-    (("--one-based",), b"0 TIE\n", r"line 1: '?0'? is not a position"),
-    (("--one-based",), b"7 TIE\n", r"line 1: '?7'? is not a position"),
-    ((), b"3 DRAW\n", r"line 1: expected 'position WIN\|LOSS\|TIE', got '?3 DRAW"),
-    ((), b"3 tie\n", r"line 1: expected 'position WIN\|LOSS\|TIE'"),
-    ((), b"3\n", r"line 1: expected 'position WIN\|LOSS\|TIE'"),
-    ((), b"\n3 TIE x\n", r"line 2: expected"),
-    ((), b"-1 TIE\n", r"line 1: the position must be a non-negative integer"),
-    ((), b"x TIE\n", r"line 1: the position must be a non-negative integer"),
-    ((), b"1e0 TIE\n", r"line 1: the position must be a non-negative integer"),
-    ((), b"3 TIE\n\xff\xfe WIN\n", r"not UTF-8"),
-    (("--format", "edges"), b"nobody TIE\n", r"line 1: '?nobody'? is not a position"),
-    (("--format", "edges"), b"a WIN\nb\tLOSS\nc LOSS\n\nd TIE\n", r"line 5: '?d'? is not"),
-])
-def test_cli_bad_labels(tmp_path, args, labels, match):
-    stdin = b"a b\nb c\n" if "edges" in args else ONE_BASED if "--one-based" in args else DOC_GRAPH
-    code, out, err = cli(*args, stdin=stdin, labels=labels, tmp_path=tmp_path)
-    assert code == 2 and out == "", (code, out, err)
-    assert err.startswith("grundy: error: ") and err.count("\n") == 1, err
-    assert "Traceback" not in err
-    assert str(tmp_path / "labels.txt") in err
-    assert re.search(match, err), err
-
-
-def test_cli_missing_labels_file(tmp_path):
-    proc = subprocess.run([PY, "-m", "grundy", "graph", "--labels", str(tmp_path / "nope")],
-                          input=DOC_GRAPH, capture_output=True, timeout=60)
-    assert proc.returncode == 2
-    assert proc.stderr.decode().startswith("grundy: error: cannot read")
-
-
 # -- found by review ---------------------------------------------------------------------
-
-def test_plugin_owns_its_tables():
-    """Changing the arrays given to a compiled source afterwards changes nothing
-    (the engine runs on pointers into the source's own copies)."""
-    import grundy
-    from grundy._core.police import PoliceThiefSource
-
-    step, back = np.array([[1], [-1]]), np.array([[-1], [0]])
-    src = PoliceThiefSource(step, step, back, back, np.zeros(2, np.uint8), True)
-    expected = grundy.solve_source(src).outcome.copy()
-    back[1, 0] = 10 ** 12
-    step[0, 0] = 7
-    assert np.array_equal(grundy.solve_source(src).outcome, expected)
-
 
 def test_graph_source_through_the_generic_driver():
     import grundy

@@ -17,6 +17,7 @@ import pytest
 
 import grundy
 from grundy import LOSS, TIE, WIN
+from locations import EXAMPLES
 
 THREADS = [1, 2, 4, 8]
 
@@ -338,7 +339,7 @@ def test_ctrl_c_stops_a_threaded_solve():
 
 
 def test_cli_threads(tmp_path):
-    board = os.path.join(os.path.dirname(__file__), os.pardir, "examples", "police.txt")
+    board = os.path.join(EXAMPLES, "police.txt")
     outs = set()
     for t in ("1", "2", "5"):
         r = subprocess.run([sys.executable, "-m", "grundy", "police", board, "--explain",

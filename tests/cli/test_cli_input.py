@@ -1,6 +1,5 @@
 """The nim and graph command lines on random and edge-case input, against
 plain Python computations of the same answers."""
-import os
 import random
 import re
 import subprocess
@@ -11,7 +10,6 @@ import pytest
 from grundy import GameGraph, __version__
 from reference import nim_tree, nim_winning_moves_tree
 
-EXAMPLES = os.path.join(os.path.dirname(__file__), os.pardir, "examples")
 
 
 def run(*args, stdin=b""):
