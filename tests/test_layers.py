@@ -91,8 +91,11 @@ def imports_of(path, module, modules):
                 if node.level:                       # relative: from the package down
                     up = package.split(".")[: len(package.split(".")) - node.level + 1]
                     base = ".".join(up + ([base] if base else []))
-                # ``from a import b`` runs a, and b when b is a module.
-                names = [base] + [f"{base}.{a.name}" for a in node.names]
+                # ``from a import b`` runs a, and b when b is a module; from
+                # the importer's own package, modules only need it begun.
+                names = [f"{base}.{a.name}" for a in node.names]
+                if not (all(n in modules for n in names) and module.startswith(base + ".")):
+                    names = [base] + names
             else:
                 continue
             for name in names:
@@ -119,7 +122,7 @@ def import_graph():
 GRAPH = import_graph()
 
 
-def test_the_graph_sees_the_package():
+def test_the_graph_sees_the_package(tmp_path):
     assert {"grundy", "grundy._core.retrograde", "grundy.engine.graph", "grundy.games.police",
             "grundy.impartial.octal.game", "grundy.cli"} <= set(GRAPH)
     assert "grundy.engine.store" in GRAPH["grundy.engine.graph"]
@@ -127,8 +130,17 @@ def test_the_graph_sees_the_package():
     assert "grundy.engine.store" in GRAPH["grundy"]
     # A module's own package is initialized before it: importing a sibling
     # does not run it again; another package's __init__ runs on the way.
+    # ``from grundy.distributed import transport`` there is the module only.
     assert "grundy.distributed" not in GRAPH["grundy.distributed.client"]
+    assert "grundy.distributed.transport" in GRAPH["grundy.distributed.client"]
     assert "grundy.engine" in GRAPH["grundy.games.police"]
+    # A name defined by a package's __init__ needs all of it: an edge to it.
+    modules = module_files()
+    text = "from grundy.distributed import solve\nfrom grundy.distributed import transport\n"
+    path = tmp_path / "probe.py"
+    path.write_text(text)
+    got = {t for t, _ in imports_of(str(path), "grundy.distributed.probe", modules)}
+    assert got == {"grundy.distributed", "grundy.distributed.transport"}
 
 
 def test_the_facade_imports_only_the_common_layer_when_imported():

@@ -71,6 +71,23 @@ def same_answer(sol, ref):
     np.testing.assert_array_equal(sol.remoteness, ref.remoteness)
 
 
+def test_blocks_talk_over_streams_or_through_dask(client):
+    # Plain-tcp workers: every link between two blocks is a direct stream.
+    # Workers in this process (inproc://): Dask's actor calls.  Same answers.
+    board = PoliceThief(random_board(random.Random(7), 7, 8))
+    ref = board.solve()
+    stats = gd.SolveStats()
+    same_answer(gd.solve(board, client, partitions=3, stats=stats), ref)
+    assert stats.streams == 3 * 2 and stats.messages > 0
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=":0", worker_dashboard_address=None,
+                                  silence_logs=logging.CRITICAL) as local, \
+            distributed.Client(local) as inproc:
+        stats = gd.SolveStats()
+        same_answer(gd.solve(board, inproc, partitions=3, stats=stats), ref)
+        assert stats.streams == 0 and stats.messages > 0
+
+
 @pytest.mark.parametrize("partitions", [None, 1, 2, 3, 5])
 def test_police_boards_match_the_engine(client, partitions):
     rng = random.Random(7 + (partitions or 0))

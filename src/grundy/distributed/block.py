@@ -5,7 +5,8 @@ Each block is a Dask *actor* holding the state bytes and remoteness of the
 positions lo..hi-1 (never sent anywhere until the end).  :meth:`Block.run`
 runs a pass (win/loss, or ties): every level, the block routes the
 predecessors of its frontier to their blocks (one message to each other
-block, with the size of its frontier), waits for every other block's
+block, with the size of its frontier, on a direct stream where it can:
+:mod:`grundy.distributed.transport`), waits for every other block's
 message of the level, and applies what it received (the compiled
 ``grundy._core.blocks``).  Every block learns how many positions the level
 decided in all, so all stop together, at the first level that decides
@@ -26,11 +27,13 @@ import numpy.typing as npt
 
 from grundy._common import Int64Array
 from grundy._core import blocks as _blocks
+from grundy.distributed import transport
 from grundy.distributed.games import rules_of
 
 __all__ = ["Block", "block_save", "release", "worker_memory"]
 
 WIN_LOSS, TIES = "win/loss", "tie"
+_PHASES = (WIN_LOSS, TIES)            # their numbers in the messages of the streams
 # A level of fewer positions is computed in the event loop's own thread (a
 # few milliseconds): handing it to the actor's thread would cost more, the
 # two threads taking turns at the GIL.  A larger one runs in the actor's
@@ -58,6 +61,9 @@ class Block:
         Where every block of the solve starts (and the last one ends).
     misere : bool
         A position with no move is a WIN.
+    token : bytes, default b""
+        The solve's secret, which a stream from another block must begin
+        with (empty: the blocks talk through Dask's calls only).
 
     Examples
     --------
@@ -70,7 +76,7 @@ class Block:
     """
 
     def __init__(self, solve_id: str, index: int, payload: bytes, bounds: list[int],
-                 misere: bool) -> None:
+                 misere: bool, token: bytes = b"") -> None:
         kind, game, n = pickle.loads(payload)
         self.solve_id = solve_id
         self.index = index
@@ -86,6 +92,10 @@ class Block:
         self.counts = (int(np.count_nonzero(self.state >= 254)),
                        int(np.count_nonzero(self.state == 253)))
         self.peers: list[Any] = []
+        self.token = token
+        self.listener: transport.Listener | None = None
+        self.addresses: list[str | None] = []       # the other blocks' streams, if any
+        self.streams: dict[int, Any] = {}          # block -> our stream to it (None: calls)
         # (phase, level) -> [(sender, routed array, the sender's frontier size)]
         self.inbox: dict[tuple[str, int], list[tuple[int, Any, int]]] = {}
         self.arrived: asyncio.Event | None = None
@@ -108,9 +118,21 @@ class Block:
         """(positions decided by rule as a WIN or LOSS, positions that are TIEs)."""
         return self.counts
 
-    def set_peers(self, peers: list[Any]) -> None:
-        """The actors of every block, in block order (this one included)."""
+    async def listen(self) -> str | None:
+        """Open this block's port for the other blocks' messages; returns
+        its ``host:port``, or None (the others then use Dask's calls)."""
+        if not self.token:
+            return None
+        self.loop = asyncio.get_running_loop()
+        self.listener = transport.Listener(self.token, self._delivered,
+                                           lambda: list(self.arrays()))
+        return await self.listener.start()
+
+    def set_peers(self, peers: list[Any], addresses: list[str | None] | None = None) -> None:
+        """The actors of every block, in block order (this one included),
+        and the addresses they listen on (None where they do not)."""
         self.peers = peers
+        self.addresses = list(addresses) if addresses is not None else [None] * len(peers)
 
     async def progress(self) -> tuple[int, int]:
         """(levels done, positions decided in all so far), for the client."""
@@ -127,6 +149,7 @@ class Block:
         if self.arrived is None:
             self.arrived = asyncio.Event()
         ties = phase == TIES
+        await self._connect()
         decided: Int64Array = _blocks.known(self._live(), ties)    # level 0: known by rule
         received: list[tuple[int, Any, int]] = []
         sending: Any = None
@@ -147,8 +170,8 @@ class Block:
             t1 = time.perf_counter()
             if sending is not None:
                 await sending               # the last level's messages (long arrived)
-            sends = [peer.receive(phase, level + 1, self.index, arrays[j], len(frontier))
-                     for j, peer in enumerate(self.peers) if j != self.index]
+            sends = [self._send(j, phase, level + 1, arrays[j], len(frontier))
+                     for j in range(len(self.peers)) if j != self.index]
             sending = asyncio.ensure_future(asyncio.gather(*sends)) if sends else None
             received = await self._received(phase, level + 1)
             total = len(frontier) + sum(count for _, _, count in received)
@@ -158,7 +181,8 @@ class Block:
                 return level
             self.decided += total
             self.levels.append({"phase": phase, "states": total, "routed": routed,
-                                "messages": len(sends),
+                                "messages": len(sends), "streams": sum(
+                                    1 for s in self.streams.values() if s is not None),
                                 "bytes": sum(a.nbytes for j, a in enumerate(arrays)
                                              if j != self.index),
                                 "compute": t1 - t0, "send": time.perf_counter() - t1})
@@ -171,6 +195,27 @@ class Block:
         self.inbox.setdefault((phase, level), []).append((sender, routed, count))
         if self.arrived is not None:
             self.arrived.set()
+
+    # -- the messages
+
+    async def _delivered(self, phase: int, level: int, sender: int, routed: Any,
+                         count: int) -> None:
+        """A message that came on a stream."""
+        await self.receive(_PHASES[phase], level, sender, routed, count)
+
+    async def _connect(self) -> None:
+        """Our streams to the blocks that listen (once a solve)."""
+        for j, address in enumerate(self.addresses):
+            if j != self.index and j not in self.streams:
+                self.streams[j] = (await transport.connect(address, self.token)
+                                   if address is not None else None)
+
+    def _send(self, j: int, phase: str, level: int, routed: Any, count: int) -> Any:
+        """Send block j its message of ``level`` (an awaitable)."""
+        stream = self.streams.get(j)
+        if stream is not None:
+            return transport.send(stream, _PHASES.index(phase), level, self.index, routed, count)
+        return self.peers[j].receive(phase, level, self.index, routed, count)
 
     # -- the work
 
@@ -240,9 +285,19 @@ class Block:
         self.rem = np.zeros(0, dtype=np.uint16)
         self.inbox.clear()
         self.peers = []
-        if self.arrived is not None and self.loop is not None:
+        streams, self.streams = [s for s in self.streams.values() if s is not None], {}
+        listener, self.listener = self.listener, None
+        if self.loop is not None:
+
+            def stop() -> None:             # in the event loop's thread
+                if self.arrived is not None:
+                    self.arrived.set()
+                for stream in streams:
+                    transport.close_writer(stream)
+                if listener is not None:
+                    listener.close()
             try:
-                self.loop.call_soon_threadsafe(self.arrived.set)
+                self.loop.call_soon_threadsafe(stop)
             except RuntimeError:            # the loop is closed: nobody waits
                 pass
 

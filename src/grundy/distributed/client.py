@@ -15,6 +15,7 @@ import dataclasses
 import importlib
 import json
 import os
+import secrets
 import time
 import uuid
 from collections.abc import Callable
@@ -25,6 +26,7 @@ import numpy.typing as npt
 
 from grundy._common import check_bool, check_count, check_memory, shorten
 from grundy._progress import Progress, check_progress, reporting
+from grundy.distributed import transport
 from grundy.distributed.block import TIES, WIN_LOSS, Block, block_save, release, worker_memory
 from grundy.distributed.games import BatchRules, game_spec
 from grundy.distributed.results import SavedBlocks, solution_of
@@ -36,6 +38,7 @@ if TYPE_CHECKING:
 __all__ = ["solve", "SolveStats", "WorkerLostError", "dask_distributed"]
 
 INSTALL = "pip install 'grundy[distributed]'"
+_FETCH_TIMEOUT = 2.0         # seconds the client waits to reach a block's port, or for data
 _POLL = 0.25                # seconds between two looks at the workers while waiting
 
 
@@ -94,6 +97,10 @@ class SolveStats:
         Levels of the win/loss and tie passes.
     messages, bytes : int
         Messages between blocks and their bytes, in all.
+    streams : int
+        Of the blocks' links (one per ordered pair of blocks), those that
+        were direct streams; the others went through Dask's actor calls
+        (see :mod:`grundy.distributed.transport`).
     level_states, level_routed, level_messages, level_bytes : list of int
         Per level: the states decided at that level (the frontier), the
         predecessors generated from it (routed to their blocks), the messages
@@ -121,6 +128,7 @@ class SolveStats:
     tie_levels: int = 0
     messages: int = 0
     bytes: int = 0
+    streams: int = 0
     level_states: list[int] = dataclasses.field(default_factory=list)
     level_routed: list[int] = dataclasses.field(default_factory=list)
     level_messages: list[int] = dataclasses.field(default_factory=list)
@@ -290,10 +298,12 @@ class _Run:
         self.client = client
         self.stats = stats
         self.solve_id = uuid.uuid4().hex[:12]
+        self.token = secrets.token_bytes(16)     # what a stream between its blocks begins with
         self.futures: list[Any] = []
         self.actors: list[Any] = []
         self.homes: list[str] = []           # the worker of each block
         self.bounds: list[int] = []
+        self.addresses: list[str | None] = []   # where each block listens, if it does
         self.next_check = 0.0
 
     def solve(self, kind: str, spec: Any, n: int, client_rules: Any, payload: bytes,
@@ -317,7 +327,9 @@ class _Run:
                 self._start(payload, misere)
                 setup = "while setting up the blocks"
                 summaries = self._wait(self._calls("summary", setup), setup)
-                self._wait(self._calls("set_peers", setup, self.actors), setup)
+                self.addresses = self._wait(self._calls("listen", setup), setup)
+                self._wait(self._calls("set_peers", setup, self.actors, self.addresses),
+                           setup)
             else:
                 summaries = []
             t1 = time.perf_counter()
@@ -379,7 +391,7 @@ class _Run:
         client = self.client
         for k, home in enumerate(self.homes):
             self.futures.append(client.submit(
-                Block, self.solve_id, k, payload, self.bounds, misere, actor=True,
+                Block, self.solve_id, k, payload, self.bounds, misere, self.token, actor=True,
                 workers=[home], allow_other_workers=False, pure=False,
                 key=f"grundy-block-{k}-{self.solve_id}"))
         self._wait_futures(self.futures, "while setting up the blocks")
@@ -411,6 +423,7 @@ class _Run:
         """The blocks' records of each level, added up into the stats."""
         stats = self.stats
         records = self._wait(self._calls("records", "after the solve"), "after the solve")
+        stats.streams = sum(r[0]["streams"] for r in records if r)
         for level in zip(*records):
             messages = sum(r["messages"] for r in level)
             sent = sum(r["bytes"] for r in level)
@@ -502,12 +515,25 @@ class _Run:
 
     def _gather(self, n: int, rem_type: type[np.integer[Any]]
                 ) -> tuple[npt.NDArray[np.int8], npt.NDArray[Any]]:
+        """The answer, block by block, read straight into its final arrays
+        from the blocks' streams; through Dask's calls for a block without
+        one, or once a stream could not be opened (the client may not reach
+        the workers' ports)."""
         outcome = np.empty(n, dtype=np.int8)
         remoteness = np.empty(n, dtype=rem_type)
         what = "while gathering the answer"
-        for k in range(len(self.actors)):               # a block at a time: its arrays
-            o, r = self._wait([self._call(k, "arrays", what)], what)[0]
+        direct = True
+        for k in range(len(self.actors)):
             lo, hi = self.bounds[k], self.bounds[k + 1]
+            address = self.addresses[k] if k < len(self.addresses) else None
+            if direct and address is not None:
+                try:
+                    transport.fetch(address, self.token, [outcome[lo:hi], remoteness[lo:hi]],
+                                    timeout=_FETCH_TIMEOUT)
+                    continue
+                except OSError:
+                    direct = False
+            o, r = self._wait([self._call(k, "arrays", what)], what)[0]
             outcome[lo:hi] = o
             remoteness[lo:hi] = r
             del o, r
