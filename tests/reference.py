@@ -366,3 +366,34 @@ def first_keeping_moves(succ, labels, outcome, rem):
                 out[p] = c
                 break
     return out
+
+
+# ---------------------------------------------------------------------------
+# Take-and-break games given by their move rules, as the kernels take them.
+
+def extend_naive(G, start, stop, take0=(), take1=(), take2=(), take3=(), unequal=False):
+    """G[0:stop] of a take-and-break game, G[0:start] as given and each
+    later value the mex of its options, straight from the rules (the
+    numbers k of tokens a move takes, see ``grundy._core.octal``): a heap
+    of n has the option 0 for each k of ``take0`` equal to n (the whole
+    heap removed); G(n - k) for each k of ``take1`` below n (one smaller
+    heap left: k >= 1); G(a) ^ G(b) for each k of ``take2`` and every split
+    a + b = n - k into non-empty heaps (a != b if ``unequal``); G(a) ^ G(b)
+    ^ G(c) for each k of ``take3`` and every split into three."""
+    if any(k < 1 for k in take1):
+        raise ValueError("take1 of 0 tokens leaves the heap as it is: not a move")
+    G = [int(g) for g in G[:start]]
+    for n in range(start, stop):
+        options = set()
+        options.update(0 for k in take0 if n == k)
+        options.update(G[n - k] for k in take1 if n > k)
+        for k in take2:
+            m = n - k
+            options.update(G[a] ^ G[m - a] for a in range(1, m)
+                           if not (unequal and 2 * a == m))
+        for k in take3:
+            m = n - k
+            options.update(G[a] ^ G[b] ^ G[m - a - b]
+                           for a in range(1, m) for b in range(1, m - a))
+        G.append(mex(options))
+    return G

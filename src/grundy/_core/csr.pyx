@@ -259,8 +259,12 @@ def edges_to_csr(const int64_t[::1] src, const int64_t[::1] dst, int64_t n):
             f"edge {bad} = ({src[bad]}, {dst[bad]}) has a vertex outside "
             f"the valid range 0..{n - 1}" if n else
             f"edge {bad} = ({src[bad]}, {dst[bad]}): the graph has no vertices (n = 0)")
-    indptr_arr = np.zeros(n + 1, dtype=np.int64)
-    indices_arr = np.empty(m, dtype=np.int64)
+    try:
+        indptr_arr = np.zeros(n + 1, dtype=np.int64)
+        indices_arr = np.empty(m, dtype=np.int64)
+    except (ValueError, OverflowError):         # numpy's words for "far too large"
+        raise MemoryError(f"no memory for the CSR arrays of {n} vertices and {m} "
+                          f"edges") from None
     cdef int64_t[::1] indptr = indptr_arr
     cdef int64_t[::1] indices = indices_arr
     with nogil:
@@ -359,6 +363,16 @@ cdef class CSRSource(MoveSource):
         cdef const int8_t[::1] labels
         if labels_in is not None:
             label_array = np.asarray(labels_in)
+            if check and label_array.dtype != np.int8:
+                # The values themselves are checked, not what int8 makes of them.
+                if label_array.dtype.kind not in "iu":
+                    raise TypeError(f"labels must be integers, got dtype {label_array.dtype}")
+                if label_array.shape == (n,):
+                    bad = np.flatnonzero((label_array < -1) | (label_array > 2))
+                    if bad.size:
+                        raise ValueError(f"label of vertex {int(bad[0])} is "
+                                         f"{int(label_array[bad[0]])}: expected WIN (1), "
+                                         f"LOSS (-1), TIE (2) or 0 (not fixed)")
             if label_array.flags.writeable or label_array.dtype != np.int8 or \
                     not label_array.flags.c_contiguous:
                 label_array = np.array(label_array, dtype=np.int8, order="C", copy=True)

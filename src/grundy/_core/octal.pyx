@@ -240,6 +240,10 @@ def _check(uint32_t[::1] G, int64_t start, int64_t stop, rules, threads):
     for r in rules:
         if len(r) and int(np.min(r)) < 0:
             raise ValueError("move rules must take k >= 0 tokens")
+    if len(rules[1]) and int(np.min(rules[1])) < 1:
+        # Taking nothing and leaving the one heap is no move (and would make
+        # G(n) an option of itself, read before it is computed).
+        raise ValueError("take1 rules must take k >= 1 tokens")
     if isinstance(threads, bool) or not isinstance(threads, int):
         raise TypeError(f"threads must be an integer, got {threads!r}")
     if not 1 <= threads <= 1024:

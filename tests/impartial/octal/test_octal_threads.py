@@ -1,6 +1,7 @@
 """Take-and-break values on several threads (``threads=``): identical to the
 serial kernels and to the definitions for any number of threads, both
-kernels, every kind of rule; bad ``threads``; Ctrl-C while threads run.
+kernels, every kind of rule; random calls, valid and invalid, checked in a
+child process; bad ``threads``; Ctrl-C while threads run.
 
 The kernels are called with ``thread_work=0`` as well, so the threads start
 at n = 0, where the values they wait for are a large part of every option
@@ -8,8 +9,10 @@ set (the late options are most of the work there), and with more threads
 than cores (which the API does not start), where threads are often off
 their core and the others compute their values too."""
 import json
+import os
 import pickle
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -22,7 +25,11 @@ import pytest
 from grundy import GrundysGame, HexGame, OctalGame, SubtractionGame, TakeAndBreakGame
 from grundy._core import octal as kernel
 from grundy.impartial.octal.stats import rare as _rare
-from reference import grundys_game_naive, octal_values_naive, subtraction_naive
+
+if __name__ == "__main__":      # a child run (see _fuzz_with_threads): reference.py is in tests/
+    sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
+from reference import (extend_naive, grundys_game_naive, octal_values_naive,  # noqa: E402
+                       subtraction_naive)
 
 THREADS = (1, 2, 3, 4, 8)             # 8: more threads than this machine's cores
 MASKS = (0xFFFFFFFE, 0xFFFFFFFF, 0x2, 0x5, 0xFFFFFFF0)
@@ -406,24 +413,128 @@ def test_bad_threads(bad, exc, message):
     assert game._n == 0 and not G.any()                 # nothing was computed
 
 
-def test_kernels_with_garbage_and_threads():
-    rng = random.Random(5)
-    for _ in range(300):
+def _extend_problems(G, start, stop, rules):
+    """Why the kernels must refuse a call, as (regex of the ValueError's
+    message, why): [] if they must not (a valid call)."""
+    found = []
+    if not 0 <= start <= stop <= len(G):
+        found.append((r"0 <= start <= stop <= len\(G\)", "start, stop outside G"))
+    if any(k < 0 for rule in rules for k in rule.tolist()):
+        found.append(("move rules must take k >= 0", "a negative k"))
+    if 0 in rules[1].tolist():
+        found.append(("take|token|rule", "take1 holds 0: a move that leaves the heap as it is, "
+                      "G(n) an option of itself, read before it is computed"))
+    return found
+
+
+def _check_threaded_call(G, start, stop, rules, unequal, mask, threads):
+    """One call of plain_extend (``mask`` None) or sparse_extend on
+    ``threads`` threads from n = 0 (thread_work 0): for a valid call, the
+    values of the serial kernel and of the definition; else the error, G
+    unchanged.  Returns "valid" or "invalid"."""
+    def run(values, threads):
+        if mask is None:
+            return kernel.plain_extend(values, start, stop, *rules, unequal, threads, 0)
+        return kernel.sparse_extend(values, start, stop, *rules, unequal, mask, threads, 0)
+
+    rules = rules if mask is None else rules[:3]
+    problems = _extend_problems(G, start, stop, rules)
+    before = G.copy()
+    if problems:
+        wanted = " or ".join(f"ValueError /{p}/ ({why})" for p, why in problems)
+        try:
+            run(G, threads)
+        except ValueError as exc:
+            assert any(re.search(p, str(exc), re.I) for p, _ in problems), \
+                f"ValueError: {exc}; expected {wanted}"
+        except Exception as exc:        # the type is what is checked
+            raise AssertionError(f"{type(exc).__name__}: {exc}; expected {wanted}") from None
+        else:
+            raise AssertionError(f"no error; expected {wanted}")
+        assert np.array_equal(G, before), f"G changed: {G.tolist()}"
+        return "invalid"
+    serial = before.copy()
+    run(serial, 1)
+    result = run(G, threads)
+    expected = extend_naive(before.tolist(), start, stop, *[r.tolist() for r in rules],
+                            unequal=unequal)
+    assert G[:stop].tolist() == expected, f"G = {G[:stop].tolist()}, by definition {expected}"
+    assert np.array_equal(G, serial), f"G = {G.tolist()}, serially {serial.tolist()}"
+    if mask is None:
+        assert result == stop, result
+    else:
+        assert 0 <= result <= stop - start, f"{result} values by the plain scan"
+    return "valid"
+
+
+def _fuzz_with_threads(seed, rounds=1000):
+    """The child of test_kernels_with_garbage_and_threads: random calls,
+    valid two times out of three, each checked; each call is written to
+    stderr before it is made (the last line names a call that crashes).
+    Returns the calls checked by kernel and kind, and the failed checks."""
+    rng = random.Random(seed)
+    counts = {"plain_extend": {"valid": 0, "invalid": 0},
+              "sparse_extend": {"valid": 0, "invalid": 0}}
+    failures = []
+    for _ in range(rounds):
         G = np.array([rng.randrange(0, 9) for _ in range(rng.randrange(0, 40))],
                      dtype=np.uint32)
-        start, stop = rng.randrange(-2, 45), rng.randrange(-2, 45)
-        rules = [np.array([rng.randrange(-1, 6) for _ in range(rng.randrange(0, 4))],
-                          dtype=np.int64) for _ in range(4)]
+        if rng.random() < 0.75:
+            start = rng.randrange(0, len(G) + 1)
+            stop = rng.randrange(start, len(G) + 1)
+        else:
+            start, stop = rng.randrange(-2, 45), rng.randrange(-2, 45)
+        rules = []
+        for i in range(4):          # take0..take3: k >= 1 (k >= 0 for splits), or a bad k
+            rule = [rng.randrange(1 if i < 2 else 0, 6) for _ in range(rng.randrange(0, 4))]
+            if rng.random() < 0.04:
+                rule.append(rng.choice([-1, 0] if i == 1 else [-1, -3]))
+            rules.append(np.array(rule, dtype=np.int64))
+        unequal = rng.random() < 0.5
         threads = rng.choice([2, 3, 8])
-        for call in (lambda: kernel.plain_extend(G, start, stop, *rules, rng.random() < 0.5,
-                                                 threads, 0),
-                     lambda: kernel.sparse_extend(G, start, stop, *rules[:3],
-                                                  rng.random() < 0.5, rng.randrange(0, 16),
-                                                  threads, 0)):
+        for name, mask in (("plain_extend", None),
+                           ("sparse_extend", rng.choice([rng.randrange(0, 16), 0xFFFFFFFE]))):
+            text = (f"{name}(G={G.tolist()}, start={start}, stop={stop}, "
+                    f"rules={[r.tolist() for r in rules]}, unequal={unequal}, mask={mask}, "
+                    f"threads={threads})")
+            sys.stderr.write(text + "\n")
+            sys.stderr.flush()
             try:
-                call()
-            except (ValueError, TypeError, MemoryError):
-                pass
+                kind = _check_threaded_call(G.copy(), start, stop, rules, unequal, mask, threads)
+            except Exception as exc:    # any failure: reported, with the call
+                failures.append(f"{text}: {exc}" if isinstance(exc, AssertionError) else
+                                f"{text}: raised {type(exc).__name__}: {exc}")
+                sys.stderr.write(f"FAILED: {failures[-1]}\n")
+            else:
+                counts[name][kind] += 1
+    return {"calls": counts, "failed": len(failures), "failures": failures[:8]}
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_kernels_with_garbage_and_threads(seed):
+    # Random calls on 2, 3 and 8 threads, in a child process (a crash kills
+    # it, not pytest): a valid call gives the serial kernel's values and the
+    # definition's, an invalid one a ValueError naming its problem, G as it
+    # was.
+    proc = subprocess.run([sys.executable, os.path.abspath(__file__), "garbage", str(seed)],
+                          capture_output=True, text=True, timeout=120)
+    lines = proc.stderr.splitlines()
+    failed = [x for x in lines if x.startswith("FAILED: ")]
+    if proc.returncode < 0:
+        pytest.fail(f"CRASHED, killed by {signal.Signals(-proc.returncode).name}: a kernel "
+                    f"crashed the interpreter.  The last calls (the last one made the crash, "
+                    f"or an earlier one corrupted memory):\n" + "\n".join(lines[-3:]) +
+                    f"\n{len(failed)} calls failed their check before, the first ones:\n" +
+                    "\n".join(failed[:5]))
+    reports = [x for x in proc.stdout.splitlines() if x.startswith("@@")]
+    assert reports, f"the child died (exit {proc.returncode}):\n{proc.stderr[-3000:]}"
+    report = json.loads(reports[-1][2:])
+    assert report["failed"] == 0, \
+        f"{report['failed']} calls failed their check (the first ones below); calls " \
+        f"checked: {report['calls']}\n" + "\n".join(report["failures"])
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    for name, got in report["calls"].items():
+        assert got["valid"] >= 400 and got["invalid"] >= 200, (name, got)
 
 
 # -- Ctrl-C --------------------------------------------------------------------------------
@@ -462,3 +573,9 @@ def test_ctrl_c_stops_the_threads(kernel_name, threads):
     rep = _interrupted_child(src, 20)
     assert rep["latency"] < CTRL_C_LIMIT, f"KeyboardInterrupt {rep['latency']:.2f} s after SIGINT"
     assert rep["known"] > 1000 and rep["same"], rep
+
+
+if __name__ == "__main__":
+    report = _fuzz_with_threads(int(sys.argv[2]))      # argv[1]: "garbage"
+    print("@@" + json.dumps(report))
+    sys.exit(1 if report["failed"] else 0)
