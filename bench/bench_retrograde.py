@@ -175,7 +175,7 @@ def against_previous(ref, rounds):
              f"{busy['this', '1'] / busy['this', 'default']:.2f}x threads=1's speed"]]
     print(f"random graph n = 10^6, m = 3*10^6: grundy {prev} ({ref}) against this build "
           f"({this}), best of {rounds}")
-    print_table(["solve", f"{prev} ms", "this ms", "ratio"], rows)
+    print_table(["solve", f"{os.path.basename(ref)} ms", "this ms", "ratio"], rows)
 
 
 def main():
