@@ -1,6 +1,6 @@
 """Take-and-break values on threads: threads=1 against more threads, in one run.
 
-Each game is computed from scratch with ``values(n, threads=k)``, the
+Each game is computed from scratch with ``nim_sequence(n, threads=k)``, the
 thread counts alternating round after round (best of --repeat rounds), and
 the values are checked identical.  Games: Grundy's game and Officers (0.6)
 by the sparse-space kernel (auto mask), Officers and Dawson's chess (0.137)

@@ -80,16 +80,25 @@ class NoMoveType(int):
     Move arrays hold -1 where there is no move (``int(NO_MOVE) == -1``, so
     it fills such arrays); a single answer (a best move, a Nim move) is then
     this object, which equals nothing but itself: ``best_move(p) ==
-    NO_MOVE`` is False for a real move, even to a position *named* -1.
+    NO_MOVE`` is False for a real move, even to a position *named* -1, and
+    so is ``np.int64(-1) == NO_MOVE``.  Find the positions without a move
+    in an array with ``sol.move == -1`` (``sol.move == NO_MOVE`` is False).
 
     Examples
     --------
     >>> import grundy
     >>> grundy.NO_MOVE, grundy.NO_MOVE == -1, int(grundy.NO_MOVE)
     (NO_MOVE, False, -1)
+    >>> import numpy as np
+    >>> np.int64(-1) == grundy.NO_MOVE, np.array([3, -1]) == -1
+    (False, array([False,  True]))
     """
     __slots__ = ()
     _instance: NoMoveType | None = None
+    # numpy defers to our __eq__ (np.int64(-1) == NO_MOVE is False, as
+    # NO_MOVE == np.int64(-1)), and an array compared with NO_MOVE is not
+    # compared element by element: arrays hold -1, compare them with -1.
+    __array_ufunc__ = None
 
     def __new__(cls) -> NoMoveType:
         if cls._instance is None:           # one object: ``is NO_MOVE`` always works

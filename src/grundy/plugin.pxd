@@ -18,7 +18,7 @@
 # cythonize, ``include_dirs=[grundy.get_include()]`` for the extension);
 # ``examples/plugin/`` is a template to copy.  The methods, their meaning
 # and what they may do are documented on MoveSource (grundy/_core/source.pxd,
-# installed beside this file).  A plug-in is compiled against one version
+# installed with the package: ``grundy.get_include()`` finds both).  A plug-in is compiled against one version
 # of grundy: rebuild it when grundy changes (a cdef class's method table is
 # fixed when it is compiled).
 

@@ -77,6 +77,30 @@ def test_nim_cli_small_positions_against_game_tree(misere):
             assert answer == ("LOSS" if nim_tree(piles, misere) == -1 else "WIN")
 
 
+@pytest.mark.parametrize("misere", [False, True])
+def test_nim_cli_answers_as_the_api(misere):
+    # The compiled reader's rule against grundy.nim_move's (impartial/nim.py),
+    # on random positions mixing 0/1 piles (the misère cases) and large ones.
+    from grundy import LOSS, NO_MOVE, nim_move, nim_outcome
+    rng = random.Random(11)
+    positions = []
+    for _ in range(3000):
+        k = rng.randrange(0, 7)
+        positions.append([rng.choice([0, 1, 1, 2, 3, 7, rng.randrange(2 ** 63)])
+                          for _ in range(k)])
+    text = "".join(" ".join(map(str, p)) + "\n" for p in positions).encode()
+    code, out, err = run("nim", *(["--misere"] if misere else []), stdin=text)
+    assert code == 0, err
+    for piles, answer in zip(positions, out.splitlines()):
+        move = nim_move(piles, misere=misere)
+        if move is NO_MOVE:
+            expected = "LOSS" if nim_outcome(piles, misere=misere) == LOSS else "WIN"
+        else:
+            pile = next(i for i, (x, y) in enumerate(zip(piles, move)) if x != y)
+            expected = f"WIN {pile} {move[pile]}"
+        assert answer == expected, piles
+
+
 def test_nim_cli_line_ends_and_huge_piles():
     assert run("nim", stdin=b"3 4 5\r\n1 2 3\r\n")[:2] == (0, "WIN 0 1\nLOSS\n")
     assert run("nim", stdin=b"7")[:2] == (0, "WIN 0 0\n")          # no final newline

@@ -257,13 +257,21 @@ def test_broken_batch_games_are_named(client):
     game.indices = game.indices.copy()
     game.indices[0] = 50
     with pytest.raises(ValueError, match=r"moves\(codes\) gave the code 50, outside the "
-                                         r"states 0..49"):
+                                         r"positions 0..49"):
         gd.solve(game, client)
     # Predecessors that are not the moves' (one listed twice per move).
     game = ArrayGame(np.array([0, 1, 1]), np.array([1]), np.array([0, WIN], np.int8))
     game.predecessors = lambda codes: csr_rows(np.array([0, 0, 2]), np.array([0, 0]), codes)
     with pytest.raises(ValueError, match="predecessors and moves disagree"):
         gd.solve(game, client)
+    # The same error in the last block, while the first waits for its
+    # messages: raised at once, not a hang.
+    game = ArrayGame(np.array([0, 0, 1]), np.array([0]), np.array([WIN, 0], np.int8))
+    game.predecessors = lambda codes: csr_rows(np.array([0, 2, 2]), np.array([1, 1]), codes)
+    t0 = time.monotonic()
+    with pytest.raises(ValueError, match="predecessors and moves disagree"):
+        gd.solve(game, client, partitions=2)
+    assert time.monotonic() - t0 < 5
     assert actors_left(client) == 0
 
 
@@ -437,7 +445,7 @@ def test_a_worker_dying_mid_solve_fails_the_solve(client):
     board = open_board(60)              # about a second of levels: killed mid-solve
     levels = int(board.solve(threads=1).remoteness.max()) + 1
     t0 = time.perf_counter()
-    with pytest.raises(gd.WorkerLostError, match=f"the worker {victim} holding the states "
+    with pytest.raises(gd.WorkerLostError, match=f"the worker {victim} holding the positions "
                                                  f".* was lost during the win/loss pass") \
             as info:
         gd.solve(board, client, stats=stats, progress=progress)

@@ -409,3 +409,9 @@ def test_a_position_named_minus_one_is_a_move_not_no_move():
     assert sol.best_move(-1) == NO_MOVE and sol.best_move(-1) != -1
     assert sol["start"] == (WIN, 1, -1) and sol["start"] != (WIN, 1, NO_MOVE)
     assert NO_MOVE not in {-1} and -1 not in {NO_MOVE} and NO_MOVE in {NO_MOVE}
+    # numpy's integers too, both ways; arrays are compared with -1.
+    for minus_one in (np.int64(-1), np.int8(-1), np.array(-1)):
+        assert not (minus_one == NO_MOVE) and not (NO_MOVE == minus_one)
+        assert minus_one != NO_MOVE and NO_MOVE != minus_one
+    assert (sol.move == NO_MOVE) is False and (sol.move == -1).tolist() == [False, True]
+    assert np.full(2, NO_MOVE).tolist() == [-1, -1]

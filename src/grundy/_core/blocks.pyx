@@ -6,21 +6,24 @@ A block holds the state bytes and remoteness of the positions lo..hi-1 and
 the counters of those with MANY moves (``states.pxd``); the positions it
 decided at the last level are its frontier (local numbers).  One level:
 
-1. :func:`route_source` (or :func:`route_given`, for predecessors a
-   Python game listed) takes the predecessors of the frontier and sorts
-   them by the block that owns them: for each block an array of that
-   block's local numbers, ``local << 1 | 1`` for a move to a LOSS (the
-   lanes of ``lanes.pxd``, as the threaded pass routes between threads);
-2. each block :func:`apply` s what was routed to it with the threaded
-   pass's ``settle``: a move to a LOSS makes an undecided predecessor a
-   WIN, a move to a WIN takes one from its counter (a LOSS at 0), and in
-   the tie pass a move to a TIE makes it a TIE; what it decides is its
-   next frontier, at remoteness = the level.
+1. :func:`level_source` (or :func:`level_given`, for predecessors a Python
+   game listed) takes the predecessors of the frontier: those the block
+   owns it settles at once, the others it routes to the blocks that own
+   them, for each block an array of that block's local numbers, ``local <<
+   1 | 1`` for a move to a LOSS (the lanes of ``lanes.pxd``, as the
+   threaded pass routes between threads);
+2. each block :func:`apply` s what the others routed to it.  Both settle a
+   move with ``lanes.settle``, the threaded pass's own: a move to a LOSS
+   makes an undecided predecessor a WIN, a move to a WIN takes one from its
+   counter (a LOSS at 0), and in the tie pass a move to a TIE makes it a
+   TIE; what it decides is its next frontier, at remoteness = the level.
+   A block also checks that no position is sent more moves to WINs than
+   it has (the game's predecessors and moves would disagree).
 
-The initial state bytes come from the source (``initial_states``) or from
-primitive values and move counts (:func:`initial_from`), the outcome from
-the state bytes (:func:`decode`): the same as a single-machine solve's,
-position by position.
+The initial state bytes come from the source (:func:`initial_states`) or
+from primitive values and move counts (:func:`initial_from`), the outcome
+from the state bytes (:func:`decode`): the same as a single-machine
+solve's, position by position.
 """
 import numpy as np
 
@@ -29,12 +32,13 @@ from libc.stdlib cimport malloc, free
 from grundy._core._typedefs cimport (int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t,
                                      rem_t, grundy_prefetch)
 from grundy._core._interrupt cimport raise_interrupt, interrupted
-from grundy._core.lanes cimport Lane, append
+from grundy._core.lanes cimport Lane, append, settle
 from grundy._core.source cimport MoveSource
 from grundy._core.states cimport (Many, MANY, MARK_WIN, MARK_LOSS, MARK_TIE, INVALID_STATE,
-                                  decided, initial_state, outcome_of, take_one)
-from grundy._core.status cimport (RETRO_OK, RETRO_NO_MEMORY, RETRO_OVERFLOW, CHECK_EVERY_STATES,
-                                  padded)
+                                  bad_state, decided, initial_state, outcome_of, take_one,
+                                  terminal_mark)
+from grundy._core.status cimport (RETRO_OK, RETRO_NO_MEMORY, RETRO_OVERFLOW, RETRO_DISAGREE,
+                                  CHECK_EVERY_STATES, padded)
 from libc.stdint cimport INT64_MAX
 
 ctypedef fused message_t:
@@ -42,8 +46,8 @@ ctypedef fused message_t:
     int64_t
 
 cdef enum:
-    DISAGREE = -20          # more moves to WINs routed to a position than it has
     BAD_ENTRY = -21         # a routed number outside the block
+    BAD_PREDECESSOR = -22   # a predecessor given outside every block
 
 
 def initial_states(MoveSource src not None, int64_t lo, int64_t hi, bint misere):
@@ -79,10 +83,7 @@ def initial_states(MoveSource src not None, int64_t lo, int64_t hi, bint misere)
                     d = src.successors(bad, buf)
     if bad >= 0:
         free(buf)
-        if p not in (0, 1, -1, 2):
-            raise ValueError(f"primitive({bad}) gave {p}: expected 0, WIN (1), LOSS (-1) "
-                             f"or TIE (2)")
-        raise ValueError(f"position {bad} has {d} moves: a position has 0 or more")
+        raise bad_state(bad, p, d)
     many = np.flatnonzero(state == MANY).astype(np.int64)
     left = np.empty(len(many), dtype=np.int64)
     cdef const int64_t[::1] many_view = many
@@ -117,8 +118,7 @@ def initial_from(const int8_t[::1] primitive, const int64_t[::1] moves, bint mis
     for s in range(n):
         code = initial_state(primitive[s], moves[s] if primitive[s] == 0 else 0)
         if code == INVALID_STATE:
-            raise ValueError(f"position {s} has primitive value {primitive[s]} and "
-                             f"{moves[s]} moves")
+            raise bad_state(s, primitive[s], moves[s])
         view[s] = <uint8_t> code
     many = np.flatnonzero(state == MANY).astype(np.int64)
     left = np.asarray(moves)[many].astype(np.int64)
@@ -129,7 +129,7 @@ def initial_from(const int8_t[::1] primitive, const int64_t[::1] moves, bint mis
 cdef void _terminal(uint8_t[::1] state, bint misere) noexcept:
     """A position with no move (and no primitive value) ends the game."""
     cdef int64_t s
-    cdef uint8_t mark = MARK_WIN if misere else MARK_LOSS
+    cdef uint8_t mark = terminal_mark(misere)
     for s in range(state.shape[0]):
         if state[s] == 0:
             state[s] = mark
@@ -179,27 +179,15 @@ cdef struct Level:
 
 
 cdef inline int _settle_one(Level* lv, rem_t* remoteness, int64_t u, bint to_win) noexcept nogil:
-    """A move from u (of this block) to a position decided at level - 1
-    (``states.pxd``'s rule, as ``lanes.settle``), checking that u is not sent
-    more moves to WINs than it has."""
-    cdef uint8_t c = lv.state[u]
-    if decided(c):
-        # A LOSS decided at this very level by moves to WINs has had all of
-        # them: one more says the predecessors list it too often.
-        if not lv.ties and not to_win and c == MARK_LOSS and remoteness[u] == lv.level:
-            lv.bad = u
-            return DISAGREE
+    """``lanes.settle`` for u of this block, checking that u is not sent
+    more moves to WINs than it has (the position is kept for the message)."""
+    cdef int got = settle(lv.state, lv.many, remoteness, u, to_win, lv.ties, lv.level,
+                          INT64_MAX, lv.decided, lv.reserved, INT64_MAX, True)
+    if got >= 0:
         return RETRO_OK
-    if lv.ties:
-        lv.state[u] = MARK_TIE
-    elif to_win:
-        lv.state[u] = MARK_WIN
-    elif take_one(lv.state, lv.many, u):
-        lv.state[u] = MARK_LOSS
-    else:
-        return RETRO_OK
-    remoteness[u] = <rem_t> lv.level
-    return append(lv.decided, u, lv.reserved, INT64_MAX)
+    if got == RETRO_DISAGREE:
+        lv.bad = u
+    return got
 
 
 cdef int _walk(MoveSource src, Level* lv, rem_t* remoteness, const int64_t* frontier,
@@ -255,6 +243,9 @@ cdef int _walk_given(Level* lv, rem_t* remoteness, const int64_t* frontier, int6
         lost = (not lv.ties) and lv.state[frontier[i]] == MARK_LOSS
         for j in range(offsets[i], offsets[i + 1]):
             u = preds[j]
+            if not bounds[0] <= u < bounds[nblocks]:
+                lv.bad = u
+                return BAD_PREDECESSOR
             if lo <= u < lo + lv.n:
                 err = _settle_one(lv, remoteness, u - lo, lost)
             else:
@@ -306,9 +297,22 @@ cdef Level _level(uint8_t[::1] state, Many* many, int64_t level, bint ties, Lane
     return lv
 
 
-cdef int _many(Many* many, const int64_t[::1] many_ids, int64_t[::1] many_left) except -1:
+cdef int _many(Many* many, const int64_t[::1] many_ids, int64_t[::1] many_left,
+               int64_t n) except -1:
+    """The counters kept aside, checked: ids increasing within the block's
+    ``n`` positions (they are binary-searched), counts >= 0."""
+    cdef int64_t k, bad = -1
     if many_left.shape[0] != many_ids.shape[0]:
         raise ValueError("the block's counters differ in length")
+    for k in range(many_ids.shape[0]):
+        if not (0 <= many_ids[k] < n) or many_left[k] < 0 or \
+                (k and many_ids[k] <= many_ids[k - 1]):
+            bad = k
+            break
+    if bad >= 0:
+        raise ValueError(f"the block's counter {bad} (position {many_ids[bad]}, "
+                         f"{many_left[bad]} moves left) is not in increasing order within "
+                         f"0..{n - 1}, with a count >= 0")
     many.n = many_ids.shape[0]
     many.ids = <int64_t*> &many_ids[0] if many.n else NULL
     many.left = &many_left[0] if many.n else NULL
@@ -317,11 +321,13 @@ cdef int _many(Many* many, const int64_t[::1] many_ids, int64_t[::1] many_left) 
 
 cdef object _outcome(int err, Level* lv, Lane* decided, int64_t level):
     """The positions decided (int64 local numbers), or the error ``err`` raised."""
-    if err == DISAGREE:
+    if err == RETRO_DISAGREE:
         raise ValueError(f"position {lv.bad} (of the block) is sent more moves to WINs than "
                          f"it has at level {level}: the game's predecessors and moves disagree")
     if err == BAD_ENTRY:
         raise ValueError(f"a routed position {lv.bad} is outside the block's {lv.n} positions")
+    if err == BAD_PREDECESSOR:
+        raise ValueError(f"a predecessor {lv.bad} is outside the positions of the blocks")
     if err != RETRO_OK:
         raise MemoryError("out of memory for the block's next frontier")
     out = np.empty(decided.size, dtype=np.int64)
@@ -357,10 +363,12 @@ def level_source(MoveSource src not None, uint8_t[::1] state, const int64_t[::1]
     cdef int64_t nblocks = bounds.shape[0] - 1, routed = 0, reserved = 0
     cdef int64_t width = padded(max(src.max_predecessors, 0) + 1)
     cdef Many many
-    _many(&many, many_ids, many_left)
+    _many(&many, many_ids, many_left, state.shape[0])
     if remoteness.shape[0] != state.shape[0]:
         raise ValueError("the block's arrays differ in length")
     _check_level(remoteness, level)
+    _check_frontier(frontier, state.shape[0])
+    _check_bounds(bounds, lo, state.shape[0])
     cdef _Lanes lanes = _Lanes(nblocks)
     cdef Lane decided
     decided.data = NULL
@@ -380,59 +388,13 @@ def level_source(MoveSource src not None, uint8_t[::1] state, const int64_t[::1]
         free(decided.data)
 
 
-def route_source(MoveSource src not None, const uint8_t[::1] state,
-                 const int64_t[::1] frontier, int64_t lo, const int64_t[::1] bounds,
-                 bint ties, bint wide=False):
-    """The predecessors of the frontier (local numbers of the block starting
-    at ``lo``), every one routed to its block, this block's own included
-    (to :func:`apply` while the others travel): for each block of
-    ``bounds`` an array of ``local << 1 | 1`` for a move to a LOSS
-    (``ties``: 0 for all), uint32 or, if ``wide``, int64.  Returns (the
-    arrays, how many predecessors there were).
-
-    >>> from grundy._core.csr import CSRSource
-    >>> src = CSRSource(np.array([0, 1, 2, 2]), np.array([1, 2]))   # 0 -> 1 -> 2
-    >>> arrays, count = route_source(src, np.array([254], np.uint8), np.array([0]), 2,
-    ...                              np.array([0, 2, 3]), False)
-    >>> [a.tolist() for a in arrays], count                          # 1 moves to a LOSS
-    ([[3], []], 1)
-    """
-    cdef int64_t nblocks = bounds.shape[0] - 1, i, k, j, u, b, total = 0, reserved = 0
-    cdef int64_t width = padded(max(src.max_predecessors, 0) + 1)
-    cdef const int64_t* preds = NULL
-    cdef int err = RETRO_OK
-    cdef bint lost
-    cdef _Lanes lanes = _Lanes(nblocks)
-    cdef int64_t* buf = <int64_t*> malloc(width * sizeof(int64_t))
-    if buf == NULL:
-        raise MemoryError("out of memory for the routes")
-    with nogil:
-        for i in range(frontier.shape[0]):
-            lost = (not ties) and state[frontier[i]] == MARK_LOSS
-            k = src.predecessors(frontier[i] + lo, buf, &preds)
-            total += k
-            for j in range(k):
-                u = preds[j]
-                b = _block_of(&bounds[0], nblocks, u)
-                err = append(&lanes.lanes[b], ((u - bounds[b]) << 1) | lost, &reserved,
-                             INT64_MAX)
-                if err != RETRO_OK:
-                    break
-            if err != RETRO_OK:
-                break
-    free(buf)
-    if err != RETRO_OK:
-        raise MemoryError("out of memory for the routes")
-    return lanes.arrays(wide), total
-
-
 def level_given(uint8_t[::1] state, const int64_t[::1] many_ids, int64_t[::1] many_left,
                 rem_t[::1] remoteness, const int64_t[::1] frontier, const int64_t[::1] offsets,
                 const int64_t[::1] preds, int64_t lo, const int64_t[::1] bounds,
                 int64_t level, bint ties, bint wide=False):
     """:func:`level_source` for predecessors listed by the caller: those of
     ``frontier[i]`` are ``preds[offsets[i]:offsets[i + 1]]`` (global
-    numbers, checked by the caller to lie within the bounds).  Returns (the
+    numbers within the bounds; each array checked).  Returns (the
     positions decided now, the arrays for each block).
 
     >>> state = np.array([2, 1, 254], np.uint8)                     # the block 3..5
@@ -445,12 +407,15 @@ def level_given(uint8_t[::1] state, const int64_t[::1] many_ids, int64_t[::1] ma
     """
     cdef int64_t nblocks = bounds.shape[0] - 1, reserved = 0
     cdef Many many
-    _many(&many, many_ids, many_left)
+    _many(&many, many_ids, many_left, state.shape[0])
     if remoteness.shape[0] != state.shape[0]:
         raise ValueError("the block's arrays differ in length")
     if offsets.shape[0] != frontier.shape[0] + 1:
         raise ValueError(f"{offsets.shape[0]} offsets for {frontier.shape[0]} positions")
     _check_level(remoteness, level)
+    _check_frontier(frontier, state.shape[0])
+    _check_bounds(bounds, lo, state.shape[0])
+    _check_offsets(offsets, preds.shape[0])
     cdef _Lanes lanes = _Lanes(nblocks)
     cdef Lane decided
     decided.data = NULL
@@ -466,6 +431,55 @@ def level_given(uint8_t[::1] state, const int64_t[::1] many_ids, int64_t[::1] ma
         return _outcome(err, &lv, &decided, level), lanes.arrays(wide)
     finally:
         free(decided.data)
+
+
+cdef int _check_frontier(const int64_t[::1] frontier, int64_t n) except -1:
+    """ValueError unless every frontier position is one of the block's ``n``."""
+    cdef int64_t i, bad = -1
+    with nogil:
+        for i in range(frontier.shape[0]):
+            if not 0 <= frontier[i] < n:
+                bad = i
+                break
+    if bad >= 0:
+        raise ValueError(f"frontier[{bad}] = {frontier[bad]} is not a position of the block "
+                         f"(0..{n - 1})")
+    return 0
+
+
+cdef int _check_bounds(const int64_t[::1] bounds, int64_t lo, int64_t n) except -1:
+    """ValueError unless ``bounds`` (where each block starts, and the last
+    ends) never decrease and hold this block, ``lo..lo+n-1``, as one of them."""
+    cdef int64_t b
+    if bounds.shape[0] < 2:
+        raise ValueError(f"bounds must hold at least one block's start and end, got "
+                         f"{bounds.shape[0]} numbers")
+    for b in range(1, bounds.shape[0]):
+        if bounds[b] < bounds[b - 1]:
+            raise ValueError(f"bounds[{b}] = {bounds[b]} is below bounds[{b - 1}] = "
+                             f"{bounds[b - 1]}: blocks are given in order")
+    for b in range(bounds.shape[0] - 1):
+        if bounds[b] == lo and bounds[b + 1] - lo == n:
+            return 0
+    raise ValueError(f"the block {lo}..{lo + n - 1} is not one of the bounds' blocks")
+
+
+cdef int _check_offsets(const int64_t[::1] offsets, int64_t total) except -1:
+    """ValueError unless the offsets start at 0, never decrease and stay
+    within the ``total`` predecessors."""
+    cdef int64_t i, bad = -1
+    if offsets[0] != 0:
+        bad = 0
+    else:
+        with nogil:
+            for i in range(1, offsets.shape[0]):
+                if offsets[i] < offsets[i - 1] or offsets[i] > total:
+                    bad = i
+                    break
+    if bad >= 0:
+        raise ValueError(f"offsets[{bad}] = {offsets[bad]}: offsets must start at 0, never "
+                         f"decrease and end by {total} (the predecessors given)")
+    return 0
 
 
 cdef int _check_level(rem_t[::1] remoteness, int64_t level) except -1:
@@ -510,7 +524,7 @@ def apply(uint8_t[::1] state, const int64_t[::1] many_ids, int64_t[::1] many_lef
     ([254, 1, 254], [1, 0, 0])
     """
     cdef Many many
-    _many(&many, many_ids, many_left)
+    _many(&many, many_ids, many_left, state.shape[0])
     if remoteness.shape[0] != state.shape[0]:
         raise ValueError("the block's arrays differ in length")
     _check_level(remoteness, level)

@@ -15,6 +15,7 @@ from grundy._core._typedefs cimport int8_t, int64_t, uint8_t, uint64_t, grundy_p
 from grundy._core._interrupt cimport interrupted, raise_interrupt
 from grundy._core.source cimport MoveSource
 from grundy._core.states cimport initial_state
+from grundy._core.status cimport check_threads
 
 cdef enum:
     CHECK_EVERY = (1 << 22) - 1     # look for Ctrl-C every 4M steps
@@ -304,8 +305,7 @@ def reverse(const int64_t[::1] indptr, const int64_t[::1] indices, int threads=1
     ([0, 0, 1, 3], [0, 0, 1])
     """
     check_csr(indptr, indices)
-    if threads < 1:
-        raise ValueError(f"threads must be >= 1, got {threads}")
+    check_threads(threads)
     cdef int64_t n = indptr.shape[0] - 1, m = indices.shape[0]
     rev_indptr = np.empty(n + 1, dtype=np.int64)
     rev_indices = np.empty(max(m, 1), dtype=np.int64)
@@ -363,28 +363,21 @@ cdef class CSRSource(MoveSource):
         cdef const int8_t[::1] labels
         if labels_in is not None:
             label_array = np.asarray(labels_in)
-            if check and label_array.dtype != np.int8:
-                # The values themselves are checked, not what int8 makes of them.
-                if label_array.dtype.kind not in "iu":
-                    raise TypeError(f"labels must be integers, got dtype {label_array.dtype}")
-                if label_array.shape == (n,):
-                    bad = np.flatnonzero((label_array < -1) | (label_array > 2))
-                    if bad.size:
-                        raise ValueError(f"label of vertex {int(bad[0])} is "
-                                         f"{int(label_array[bad[0]])}: expected WIN (1), "
-                                         f"LOSS (-1), TIE (2) or 0 (not fixed)")
-            if label_array.flags.writeable or label_array.dtype != np.int8 or \
-                    not label_array.flags.c_contiguous:
-                label_array = np.array(label_array, dtype=np.int8, order="C", copy=True)
-                label_array.flags.writeable = False
             if label_array.shape != (n,):
                 raise ValueError(f"labels has shape {label_array.shape}, expected ({n},)")
             if check:
+                # The values themselves, not what int8 would make of them.
+                if label_array.dtype.kind not in "iu":
+                    raise TypeError(f"labels must be integers, got dtype {label_array.dtype}")
                 bad = np.flatnonzero((label_array < -1) | (label_array > 2))
                 if bad.size:
                     raise ValueError(f"label of vertex {int(bad[0])} is "
                                      f"{int(label_array[bad[0]])}: expected WIN (1), "
                                      f"LOSS (-1), TIE (2) or 0 (not fixed)")
+            if label_array.flags.writeable or label_array.dtype != np.int8 or \
+                    not label_array.flags.c_contiguous:
+                label_array = np.array(label_array, dtype=np.int8, order="C", copy=True)
+                label_array.flags.writeable = False
             arrays.append(label_array)
             labels = label_array
             self.labels = &labels[0] if n else NULL

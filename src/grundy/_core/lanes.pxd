@@ -7,7 +7,8 @@ from libc.stdlib cimport realloc
 
 from grundy._core._typedefs cimport int64_t, uint8_t, rem_t
 from grundy._core.states cimport Many, MARK_WIN, MARK_LOSS, MARK_TIE, decided, take_one
-from grundy._core.status cimport RETRO_OK, RETRO_NO_MEMORY, RETRO_OVERFLOW, RETRO_MEMORY_LIMIT
+from grundy._core.status cimport (RETRO_OK, RETRO_NO_MEMORY, RETRO_OVERFLOW, RETRO_MEMORY_LIMIT,
+                                  RETRO_DISAGREE)
 
 cdef enum:
     PUSH_MIN = 1 << 12        # first size of a lane
@@ -68,15 +69,21 @@ cdef inline int append(Lane* lane, int64_t x, int64_t* reserved,
 
 cdef inline int settle(uint8_t* state, Many* many, rem_t* remoteness, int64_t u,
                        bint to_win, bint ties, int64_t r, int64_t max_remoteness,
-                       Lane* next_level, int64_t* reserved, int64_t max_bytes) noexcept nogil:
+                       Lane* next_level, int64_t* reserved, int64_t max_bytes,
+                       bint check) noexcept nogil:
     """A move from u (owned by the caller) to a position decided at level
     r - 1: to a LOSS (``to_win``) makes u a WIN; to a WIN takes one from
     u's counter, a LOSS at 0; in the tie pass (``ties``) a move to a TIE
     makes u a TIE.  A position decided now gets remoteness r and joins
-    ``next_level``.  Returns 1 if u was decided now, 0 if not, or an error."""
+    ``next_level``.  Returns 1 if u was decided now, 0 if not, or an error:
+    with ``check``, RETRO_DISAGREE for a move to a WIN that reaches a LOSS
+    decided at this very level by such moves (it had them all: the
+    predecessors list u too often)."""
     cdef uint8_t c = state[u]
     cdef int err
     if decided(c):
+        if check and not ties and not to_win and c == MARK_LOSS and remoteness[u] == r:
+            return RETRO_DISAGREE
         return 0
     if ties:
         state[u] = MARK_TIE

@@ -66,6 +66,7 @@ from libc.stdlib cimport malloc, realloc, free
 
 from grundy._core._typedefs cimport int64_t, uint32_t, uint64_t, grundy_popcount32
 from grundy._core._interrupt cimport interrupted, raise_interrupt
+from grundy._core.status cimport check_threads
 
 cdef enum:
     CHECK_WORK = 1 << 24     # inner steps between looks for Ctrl-C (~10 ms)
@@ -246,8 +247,7 @@ def _check(uint32_t[::1] G, int64_t start, int64_t stop, rules, threads):
         raise ValueError("take1 rules must take k >= 1 tokens")
     if isinstance(threads, bool) or not isinstance(threads, int):
         raise TypeError(f"threads must be an integer, got {threads!r}")
-    if not 1 <= threads <= 1024:
-        raise ValueError(f"threads must be >= 1 (and <= 1024), got {threads}")
+    check_threads(threads)
 
 
 cdef int64_t value_work(int64_t n, const int64_t[::1] take2,

@@ -17,7 +17,7 @@ plug-in.  :func:`solve` owns everything around the pass:
 
 :func:`best_moves` then picks each position's first optimal successor (the
 move rule of ``states.pxd``).  The Python driver above
-(``grundy.engine.source``) estimates and refuses memory, widens the
+(``grundy.engine.driver``) estimates and refuses memory, widens the
 remoteness when it overflows and turns the statuses into errors.
 """
 import threading
@@ -36,13 +36,14 @@ from grundy._core.serial cimport serial_pass, tie_pass, queue_bytes as _queue_by
 from grundy._core.csr cimport CSRSource
 from grundy._core.source cimport MoveSource
 from grundy._core.states cimport (Many, MANY, MARK_WIN, MARK_LOSS, MARK_TIE, INVALID_STATE,
-                                  initial_state, keeps, outcome_of)
+                                  bad_state, initial_state, keeps, outcome_of, terminal_mark)
 from grundy._core.status cimport (RETRO_OK, RETRO_NO_MEMORY, RETRO_OVERFLOW,
                                   RETRO_MEMORY_LIMIT, RETRO_INTERRUPTED, RETRO_BAD_STATE,
-                                  CHECK_EVERY_STATES, padded)
+                                  CHECK_EVERY_STATES, padded,
+                                  MAX_THREADS as _MAX_THREADS, check_threads as _check_threads)
 from grundy._core.threaded cimport threaded_pass
 
-MAX_THREADS = 1024
+MAX_THREADS = _MAX_THREADS
 """The most threads a solve takes (``grundy._common.MAX_THREADS`` is the same)."""
 
 cdef enum:
@@ -57,10 +58,7 @@ def check_threads(int64_t threads):
     ...
     ValueError: threads must be >= 1 (and <= 1024), got 0
     """
-    if threads < 1:
-        raise ValueError(f"threads must be >= 1 (and <= {MAX_THREADS}), got {threads}")
-    if threads > MAX_THREADS:
-        raise ValueError(f"threads must be <= {MAX_THREADS}, got {threads}")
+    _check_threads(threads)
 
 
 def queue_bytes(int64_t n_ids):
@@ -156,9 +154,10 @@ def _solve(MoveSource src not None, uint8_t[::1] state, rem_t[::1] remoteness, b
     cdef int64_t n = src.n_positions, s, d = 0, bad = -1, lo, hi, a, found
     cdef int8_t p = 0
     cdef int status = RETRO_OK, t
-    cdef bint ties = False
+    cdef bint ties = False, many_found = False
     cdef bint* tie_seen = &ties       # written through a pointer: shared by the threads
-    cdef uint8_t terminal = MARK_WIN if misere else MARK_LOSS
+    cdef bint* many_seen = &many_found
+    cdef uint8_t terminal = terminal_mark(misere)
     cdef int64_t top = _rem_max(&remoteness[0]) if n else 0
     cdef Many many
     many.n = 0
@@ -185,7 +184,7 @@ def _solve(MoveSource src not None, uint8_t[::1] state, rem_t[::1] remoteness, b
                                            buf + t * width)
                 if found < 0:
                     _finish_initial(&state[a], &remoteness[a], min(a + INITIAL_SLICE, hi) - a,
-                                    terminal, tie_seen)
+                                    terminal, tie_seen, many_seen)
                 else:
                     remoteness[a] = 1
             a = lo
@@ -207,7 +206,9 @@ def _solve(MoveSource src not None, uint8_t[::1] state, rem_t[::1] remoteness, b
             d = src.n_moves(bad) if p == 0 else 0
             if p == 0 and d < 0:
                 d = src.successors(bad, buf)
-        elif status == RETRO_OK and src.max_successors > <int64_t> MANY - 1:
+        elif status == RETRO_OK and many_found:
+            # (Looked for, not inferred from max_successors: a source that
+            # understates it must not leave a MANY without its counter.)
             status = _count_many(src, &state[0], n, &many, buf)
         if status == RETRO_OK:
             if threads > 1:
@@ -225,10 +226,7 @@ def _solve(MoveSource src not None, uint8_t[::1] state, rem_t[::1] remoteness, b
     free(many.ids)
     free(many.left)
     if status == RETRO_BAD_STATE:
-        if p not in (0, WIN, LOSS, TIE):
-            raise ValueError(f"primitive({bad}) gave {p}: expected 0, WIN (1), LOSS (-1) "
-                             f"or TIE (2)")
-        raise ValueError(f"position {bad} has {d} moves: a position has 0 or more")
+        raise bad_state(bad, p, d)
     if status == RETRO_INTERRUPTED:
         _stopped()
     if status == RETRO_NO_MEMORY:
@@ -241,18 +239,21 @@ def _solve(MoveSource src not None, uint8_t[::1] state, rem_t[::1] remoteness, b
 
 
 cdef void _finish_initial(uint8_t* state, rem_t* remoteness, int64_t count, uint8_t terminal,
-                          bint* tie_seen) noexcept nogil:
+                          bint* tie_seen, bint* many_seen) noexcept nogil:
     """After initial_states: the terminal mark where a position has no move,
-    remoteness 0, and whether a position is a TIE by rule."""
+    remoteness 0, and whether a position is a TIE by rule or has MANY moves."""
     cdef int64_t s
-    cdef bint tie = False
+    cdef bint tie = False, many = False
     memset(remoteness, 0, count * sizeof(rem_t))
     for s in range(count):
         if state[s] == 0:
             state[s] = terminal
         tie = tie | (state[s] == MARK_TIE)
+        many = many | (state[s] == MANY)
     if tie:
         tie_seen[0] = True
+    if many:
+        many_seen[0] = True
 
 
 cdef int _count_many(MoveSource src, uint8_t* state, int64_t n, Many* many,

@@ -44,6 +44,19 @@ cdef inline int initial_state(int8_t primitive, int64_t n_moves) noexcept nogil:
     return <int> n_moves
 
 
+cdef inline object bad_state(int64_t position, int64_t primitive, int64_t n_moves):
+    """The ValueError of a position whose initial_state() is INVALID_STATE."""
+    if primitive not in (0, WIN, LOSS, TIE):
+        return ValueError(f"primitive({position}) gave {primitive}: expected 0, WIN (1), "
+                          f"LOSS (-1) or TIE (2)")
+    return ValueError(f"position {position} has {n_moves} moves: a position has 0 or more")
+
+
+cdef inline uint8_t terminal_mark(bint misere) noexcept nogil:
+    """What a position with no move (state 0) becomes: LOSS, or WIN in misère play."""
+    return MARK_WIN if misere else MARK_LOSS
+
+
 cdef inline bint decided(uint8_t c) noexcept nogil:
     """A mark (WIN, LOSS or TIE), not a counter: one comparison."""
     return c >= MARK_TIE

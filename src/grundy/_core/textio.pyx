@@ -387,6 +387,9 @@ def nim_lines(const uint8_t[::1] data, bint misere=False, Py_ssize_t pos=0,
                         n_ones += 1
                 move_pile = -1
                 move_size = 0
+                # Nim's rule, as grundy.impartial.nim._rule writes it for the
+                # API (the same first winning move: tests/cli/test_cli_input.py
+                # compares the two), here over 64-bit piles, line by line.
                 if misere and n_big == 0:
                     # Every pile is 0 or 1: a WIN iff the number of 1s is even.
                     if n_ones % 2 == 0 and n_ones > 0:

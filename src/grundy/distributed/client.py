@@ -39,6 +39,7 @@ __all__ = ["solve", "SolveStats", "WorkerLostError", "dask_distributed"]
 
 INSTALL = "pip install 'grundy[distributed]'"
 _FETCH_TIMEOUT = 2.0         # seconds the client waits to reach a block's port, or for data
+_STEP = 0.05                # seconds between two looks at the other calls while waiting
 _POLL = 0.25                # seconds between two looks at the workers while waiting
 
 
@@ -55,7 +56,7 @@ def dask_distributed() -> Any:
 class WorkerLostError(RuntimeError):
     """A worker holding part of a distributed solve was lost before the end.
 
-    The states of its blocks are gone with it, so the solve stops (it is
+    The positions of its blocks are gone with it, so the solve stops (it is
     not retried, and nothing half done is returned): run it again on the
     workers there are.
 
@@ -83,11 +84,11 @@ class SolveStats:
     """What a distributed solve did: pass one as ``solve(..., stats=)`` to have it filled.
 
     Levels are counted in the win/loss pass (``levels``: the level 0 of the
-    states decided by rule, then one a remoteness) and in the tie pass
+    positions decided by rule, then one a remoteness) and in the tie pass
     (``tie_levels``, 0 without ties); the ``level_*`` lists hold one entry a
-    level, win/loss levels first.  A message is one array pair sent from
-    one block to another in one level; ``bytes`` counts the arrays' bytes
-    (the routed states), not Dask's framing.
+    level, win/loss levels first.  A message is the one array a block sends
+    another in one level (the routed positions); ``bytes`` counts the
+    arrays' bytes, not the framing.
 
     Attributes
     ----------
@@ -102,12 +103,12 @@ class SolveStats:
         were direct streams; the others went through Dask's actor calls
         (see :mod:`grundy.distributed.transport`).
     level_states, level_routed, level_messages, level_bytes : list of int
-        Per level: the states decided at that level (the frontier), the
+        Per level: the positions decided at that level (the frontier), the
         predecessors generated from it (routed to their blocks), the messages
         and their bytes.
     level_compute, level_send : list of float
         Per level, the slowest block's seconds computing (applying and
-        generating) and sending.
+        generating), and sending and waiting for the others' messages.
     work_seconds : float
         The blocks' computing seconds, all added up (the work to share out).
     setup_seconds, solve_seconds, gather_seconds : float
@@ -142,9 +143,9 @@ class SolveStats:
 
 
 def block_bytes(kind: str, game: Any, rules: Any, size: int) -> int:
-    """Bytes a block of ``size`` states takes at its peak (an estimate): a
-    state byte and 2 of remoteness a state, the rules, and a frontier of
-    1/64 of the block with its predecessors (generated, sorted and sent)."""
+    """Bytes a block of ``size`` positions takes at its peak (an estimate):
+    a state byte and 2 of remoteness a position, the rules, and a frontier
+    of 1/64 of the block with its predecessors (generated and routed)."""
     if kind == "police":
         fixed = game._table_bytes()
         preds = max(len(game.police_moves), len(game.thief_moves)) + 1
@@ -181,7 +182,7 @@ def solve(game: Any, client: Any = None, *, partitions: int | None = None,
           misere: bool = False, max_memory: int | None = None,
           save_to: str | os.PathLike[str] | None = None, stats: SolveStats | None = None,
           progress: Progress = None) -> Solution | SavedBlocks:
-    """Solve every state of a game on a Dask cluster, the states split across its workers.
+    """Solve every position of a game on a Dask cluster, the positions split across its workers.
 
     Parameters
     ----------
@@ -194,11 +195,11 @@ def solve(game: Any, client: Any = None, *, partitions: int | None = None,
     client : dask.distributed.Client, optional
         The cluster (default: the current client, ``distributed.default_client()``).
     partitions : int, optional
-        Blocks of states (default: one a worker), spread over the workers
-        round robin; each is a contiguous range of state numbers.
+        Blocks of positions (default: one a worker), spread over the
+        workers round robin; each is a contiguous range of position numbers.
     misere : bool, default False
-        A state with no move (and no primitive value) is a WIN (normally a
-        LOSS).  Not for police and thief.
+        A position with no move (and no primitive value) is a WIN (normally
+        a LOSS).  Not for police and thief.
     max_memory : int, optional
         Bytes each worker may take for its blocks (default: the smaller of
         80% of its Dask memory limit, below the threshold where Dask pauses
@@ -216,7 +217,7 @@ def solve(game: Any, client: Any = None, *, partitions: int | None = None,
     progress : bool or callable, optional
         True draws a progress bar on a terminal (the ``grundy[progress]``
         extra); a callable is called as ``progress(done, total)`` about
-        every quarter second (done: the states decided).
+        every quarter second (done: the positions decided).
 
     Returns
     -------
@@ -334,7 +335,7 @@ class _Run:
                 summaries = []
             t1 = time.perf_counter()
             stats.setup_seconds = t1 - t0
-            with reporting(progress, "solving (distributed)", "states") as report:
+            with reporting(progress, "solving (distributed)", "positions") as report:
                 if blocks:
                     stats.levels = self._pass(WIN_LOSS, n, report)
                     if any(ties for _, ties in summaries):
@@ -379,12 +380,12 @@ class _Run:
                 dask_limit = int(0.8 * (info.get("memory_limit") or 0))
                 limit = min(free[address], dask_limit) if dask_limit > 0 else free[address]
             what = (f"the worker {address}, holding {counts[address]} block(s) of up to "
-                    f"{size:,} states,")
+                    f"{size:,} positions,")
             check_memory(counts[address] * per_block, max_memory, what, limit=limit)
         if save_to is None:
             # The answer, gathered block by block into its final arrays.
             check_memory(3 * n + 3 * size, None,
-                         f"gathering the answer of {n:,} states on the client (save_to= "
+                         f"gathering the answer of {n:,} positions on the client (save_to= "
                          f"keeps it on disk instead)")
 
     def _start(self, payload: bytes, misere: bool) -> None:
@@ -468,26 +469,45 @@ class _Run:
     def _wait(self, calls: list[Any], what: str,
               meanwhile: Callable[[], None] | None = None) -> list[Any]:
         """The results of actor calls, looking at the workers while waiting
-        (and calling ``meanwhile()`` between two looks)."""
-        out = []
-        for call in calls:
-            while True:
-                try:
-                    out.append(call.result(timeout=_POLL))
-                    break
-                except (TimeoutError, asyncio.TimeoutError):
-                    self._check_alive(what)
-                    if meanwhile is not None:
-                        meanwhile()
-                except (RuntimeError, OSError):
-                    # Dask's word for an actor whose worker is gone: say which
-                    # block was lost (once the scheduler knows), else re-raise.
-                    end = time.monotonic() + 10.0
-                    while time.monotonic() < end:
-                        self._check_alive(what, force=True)
-                        time.sleep(_POLL)
-                    raise
+        (and calling ``meanwhile()`` between two looks).  Every call is
+        watched, so that an error in any block is raised at once (the
+        others may be waiting for that block's messages)."""
+        out: list[Any] = [None] * len(calls)
+        pending = list(range(len(calls)))
+        next_look = time.monotonic() + _POLL
+        while pending:
+            try:
+                out[pending[0]] = self._result(calls[pending[0]], what,
+                                               _POLL if len(pending) == 1 else _STEP)
+                pending.pop(0)
+            except (TimeoutError, asyncio.TimeoutError):
+                pass
+            for i in pending[1:]:
+                if calls[i].done():
+                    out[i] = self._result(calls[i], what)
+                    pending.remove(i)
+            if pending and time.monotonic() >= next_look:
+                next_look = time.monotonic() + _POLL
+                self._check_alive(what)
+                if meanwhile is not None:
+                    meanwhile()
         return out
+
+    def _result(self, call: Any, what: str, timeout: float | None = None) -> Any:
+        """An actor call's result (TimeoutError if not there within
+        ``timeout``); the error of its block, or WorkerLostError."""
+        try:
+            return call.result(timeout=timeout)
+        except (TimeoutError, asyncio.TimeoutError):
+            raise
+        except (RuntimeError, OSError):
+            # Dask's word for an actor whose worker is gone: say which block
+            # was lost (once the scheduler knows), else re-raise.
+            end = time.monotonic() + 10.0
+            while time.monotonic() < end:
+                self._check_alive(what, force=True)
+                time.sleep(_POLL)
+            raise
 
     def _check_alive(self, what: str, force: bool = False) -> None:
         """WorkerLostError if a worker holding blocks is gone."""
@@ -507,7 +527,7 @@ class _Run:
     def _lost(self, k: int, what: str) -> NoReturn:
         home = self.homes[k]
         raise WorkerLostError(
-            f"the worker {home} holding the states {self.bounds[k]:,}..{self.bounds[k + 1] - 1:,} "
+            f"the worker {home} holding the positions {self.bounds[k]:,}..{self.bounds[k + 1] - 1:,} "
             f"(block {k}) was lost {what}: the distributed solve stops (run it again "
             f"on the workers there are)", worker=home)
 
@@ -519,6 +539,9 @@ class _Run:
         from the blocks' streams; through Dask's calls for a block without
         one, or once a stream could not be opened (the client may not reach
         the workers' ports)."""
+        check_memory((1 + np.dtype(rem_type).itemsize) * n, None,
+                     f"gathering the answer of {n:,} positions on the client (save_to= "
+                     f"keeps it on disk instead)")
         outcome = np.empty(n, dtype=np.int8)
         remoteness = np.empty(n, dtype=rem_type)
         what = "while gathering the answer"

@@ -119,7 +119,7 @@ class BatchRules:
         bad = np.flatnonzero((ids < 0) | (ids >= self.n))
         if bad.size:
             raise ValueError(f"{method}(codes) gave the code {int(ids[bad[0]])}, outside the "
-                             f"states 0..{self.n - 1} of n_positions")
+                             f"positions 0..{self.n - 1} of n_positions")
         return offsets, ids
 
     def primitive(self, codes: Int64Array) -> npt.NDArray[np.int8]:
@@ -141,17 +141,26 @@ class BatchRules:
 
     def initial(self, lo: int, hi: int, misere: bool
                 ) -> tuple[npt.NDArray[np.uint8], Int64Array, Int64Array]:
-        labels = np.empty(hi - lo, dtype=np.int8)
-        degree = np.zeros(hi - lo, dtype=np.int64)
+        """The block's state bytes and its counters kept aside (those of
+        positions with MANY moves), batch by batch: beside the state bytes,
+        only a batch's primitive values and move counts are held."""
+        state = np.empty(hi - lo, dtype=np.uint8)
+        ids: list[Int64Array] = [np.zeros(0, np.int64)]
+        left: list[Int64Array] = [np.zeros(0, np.int64)]
         for a in range(lo, hi, BATCH):
             b = min(hi, a + BATCH)
             codes = np.arange(a, b, dtype=np.int64)
-            labels[a - lo:b - lo] = self.primitive(codes)
-            open_ = np.flatnonzero(labels[a - lo:b - lo] == 0)
+            labels = self.primitive(codes)
+            degree = np.zeros(b - a, dtype=np.int64)
+            open_ = np.flatnonzero(labels == 0)
             if open_.size:
                 offsets, _ = self.moves(codes[open_])
-                degree[a - lo + open_] = np.diff(offsets)
-        return _blocks.initial_from(labels, degree, misere)
+                degree[open_] = np.diff(offsets)
+            part, many, counts = _blocks.initial_from(labels, degree, misere)
+            state[a - lo:b - lo] = part
+            ids.append(many + (a - lo))
+            left.append(counts)
+        return state, np.concatenate(ids), np.concatenate(left)
 
     def level(self, block: Any, frontier: Int64Array, level: int, ties: bool
               ) -> tuple[Int64Array, list[Any], int]:

@@ -2,9 +2,11 @@
 
 - :mod:`~grundy.engine.solution`: the one protocol of a solved game
   (:class:`~grundy.Solution`, :class:`~grundy.Evaluation`);
-- :mod:`~grundy.engine.source`: the one driver around the compiled
-  retrograde pass, and the solutions of compiled games (``MoveSource``
-  plug-ins);
+- :mod:`~grundy.engine.driver`: the one Python driver around the compiled
+  retrograde pass (memory estimate, remoteness width and its overflow
+  rerun, decoding, errors), for every kind of game;
+- :mod:`~grundy.engine.source`: compiled games (``MoveSource`` plug-ins)
+  solved, and their solutions;
 - :mod:`~grundy.engine.graph`: explicit game graphs (:class:`~grundy.GameGraph`),
   their solutions and their Grundy and loopy values;
 - :mod:`~grundy.engine.rules` and :mod:`~grundy.engine.explore`: games given

@@ -86,15 +86,18 @@ class GameGraph:
 
     @classmethod
     def _owned(cls, indptr: Int64Array, indices: Int64Array,
-               positions: Iterable[Hashable] | None = None) -> GameGraph:
-        """A graph on int64 arrays made by the library itself (not copied)."""
+               positions: Iterable[Hashable] | None = None, *,
+               explored: bool = False) -> GameGraph:
+        """A graph on int64 arrays the library holds (not copied): checked,
+        unless ``explored`` (made by an explorer, valid by construction)."""
         self = cls.__new__(cls)
-        self._setup(indptr, indices, positions)
+        self._setup(indptr, indices, positions, check=not explored)
         return self
 
     def _setup(self, indptr: Int64Array, indices: Int64Array,
-               positions: Iterable[Hashable] | None) -> None:
-        _csr.check_csr(indptr, indices)
+               positions: Iterable[Hashable] | None, check: bool = True) -> None:
+        if check:
+            _csr.check_csr(indptr, indices)
         self._indptr = readonly(indptr)
         self._indices = readonly(indices)
         n = len(indptr) - 1
@@ -767,7 +770,7 @@ class GameGraph:
         threads = check_threads(threads)
         n, m = self.n_positions, self.n_moves
         what = f"solving a graph with {n:,} positions and {m:,} moves"
-        fixed = _held_bytes(n, m)
+        fixed = _held_bytes(n, m) + (n if labels is not None else 0)     # + the int8 labels
         check_memory(solve_bytes(n, 2, fixed), max_memory, what)   # before the reverse CSR
         source = CSRSource(self._indptr, self._indices, self._labels_array(labels),
                            threads=threads, check=False)    # checked when the graph was made
@@ -868,7 +871,10 @@ class GameGraph:
             for key, value in labels.items():
                 out[self.index(key)] = _check_label(value, key)
             return out
-        arr = as_int64_array(labels, "labels", ndim=1)
+        if isinstance(labels, np.ndarray) and labels.dtype == np.int8 and labels.ndim == 1:
+            arr = labels                # as the explorers give them: checked, not widened
+        else:
+            arr = as_int64_array(labels, "labels", ndim=1)
         if len(arr) != n:
             raise ValueError(f"labels has length {len(arr)}, expected n_positions = {n}")
         bad = np.flatnonzero((arr < -1) | (arr > 2))

@@ -630,5 +630,5 @@ def solve_game(game: Any, *, start: Any = None, misere: bool = False,
 
 def _solve(indptr: Int64Array, indices: Int64Array, labels: npt.NDArray[np.int8],
            misere: bool, max_memory: int | None, threads: int) -> Any:
-    g = GameGraph._owned(indptr, indices)
+    g = GameGraph._owned(indptr, indices, explored=True)
     return g.solve(misere=misere, labels=labels, max_memory=max_memory, threads=threads)

@@ -107,7 +107,7 @@ class Solution(abc.ABC):
     @property
     @abc.abstractmethod
     def outcome(self) -> npt.NDArray[np.int8]:
-        """Outcome of every position, int8 (WIN 1, LOSS -1, DRAW 0), read-only.
+        """Outcome of every position, int8 (WIN 1, LOSS -1, DRAW 0, TIE 2), read-only.
 
         Examples
         --------

@@ -391,7 +391,8 @@ class ImpartialGame:
         index: dict[Hashable, int] = {}
         found = explore([_node(position)], self._loopy_options, index=index,
                         positions=positions, max_memory=max_memory, what=repr(self))
-        return GameGraph._owned(found.indptr, found.indices), positions, index
+        return (GameGraph._owned(found.indptr, found.indices, explored=True), positions,
+                index)
 
     @_locked
     def loopy_value(self, position: Hashable, *, max_memory: int | None = None) -> LoopyValue:
@@ -438,7 +439,7 @@ class ImpartialGame:
         if root in self._loopy_values:
             return self._loopy_values[root]
         g, positions, _ = self._explored(root, max_memory)
-        lv = g.loopy_values()
+        lv = g.loopy_values(max_memory=max_memory)
         for i, node in enumerate(positions):
             self._loopy_values[node] = lv[i]
         return self._loopy_values[root]

@@ -291,6 +291,8 @@ def test_values_of_heaps_and_the_nim_sequence():
     with pytest.raises(TypeError, match=r"values\(\) takes heap sizes .* got the integer 30; .*"
                                         r"nim_sequence\(n\)"):
         dawson.values(30)
+    with pytest.raises(TypeError, match=r"got the integer 5; .*nim_sequence"):
+        dawson.values(np.array(5))
     with pytest.raises(ValueError, match="a heap must be >= 0, got -1"):
         dawson.values([3, -1])
     with pytest.raises(TypeError, match="2.5"):

@@ -377,6 +377,8 @@ class TakeAndBreakGame:
         [0, 2, 0]
         """
         given: Any = heaps
+        if isinstance(given, np.ndarray) and given.ndim == 0:
+            given = given[()]                   # a 0-d array is its one number
         if is_integer(given):
             raise TypeError(f"values() takes heap sizes (an iterable), got the integer "
                             f"{shown_int(int(given))}; the nim-sequence G(0..n) is "
@@ -522,9 +524,9 @@ class TakeAndBreakGame:
         path : str or os.PathLike
             The values file (created if it does not exist).
         progress : bool or callable, optional
-            As in :meth:`values` (done: the values known, from the file's).
+            As in :meth:`nim_sequence` (done: the values known, from the file's).
         threads : int, optional
-            Threads for the kernels, as in :meth:`values`.
+            Threads for the kernels, as in :meth:`nim_sequence`.
         every : float, default 30
             Seconds between saves (> 0).
         max_memory : int, optional
@@ -733,7 +735,7 @@ class TakeAndBreakGame:
         max_memory : int, optional
             Bytes the values may take (default: the memory available).
         threads : int, optional
-            Threads for the kernels, as in :meth:`values`.
+            Threads for the kernels, as in :meth:`nim_sequence`.
 
         Returns
         -------
@@ -956,7 +958,7 @@ def misere_quotient(game: TakeAndBreakGame, n: int, *, max_order: int = 2000,
     of every sum of heaps <= n, of any size.
 
     How: a candidate is learned from misère outcomes of sums (computed by
-    exhaustive search, as :meth:`TakeAndBreakGame.outcome` does), in the
+    exhaustive search, as :meth:`TakeAndBreakGame.outcome_of` does), in the
     manner of Angluin's L*: sums are told apart by their outcomes when test
     sums are added to them, and the candidate's states are the classes so
     found.  The candidate is then proved by a finite check (the closure of

@@ -5,7 +5,7 @@ of the heaps do not add up; the outcome of a sum comes from every position
 it can reach.  A :class:`MisereSearch` belongs to one game: it keeps the
 options of each heap (with the heaps that have no move dropped: they change
 nothing in a sum) and the outcome of every position it has decided, so
-later searches (``TakeAndBreakGame.outcome``, the misère quotient's many
+later searches (``TakeAndBreakGame.outcome_of``, the misère quotient's many
 searches) reuse them.  Positions are sorted tuples of the heaps with a move.
 
 Examples
@@ -41,7 +41,7 @@ OPTION_BYTES = 120
 
 def heap_list(heaps: int | Iterable[int]) -> list[int]:
     """One heap or the heaps of a sum, checked: a list of integers >= 0
-    (shared by ``MisereQuotient`` and ``TakeAndBreakGame.outcome``).
+    (shared by ``MisereQuotient`` and ``TakeAndBreakGame.outcome_of``).
 
     >>> heap_list(3), heap_list((4, 0, 2))
     ([3], [4, 0, 2])
