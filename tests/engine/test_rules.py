@@ -974,7 +974,7 @@ def test_game_solutions_pickle_read_only():
         solve_game(Chain()).positions[0] = 5           # a tuple
     import grundy
     with pytest.raises(TypeError, match="holds a compiled game, which cannot be pickled"):
-        pickle.dumps(grundy.solve_source(grundy.PoliceThief(["PT"])._source()))
+        pickle.dumps(grundy.solve_source(grundy.PoliceThief(["PT"]).move_source()))
 
 
 class _CodesChain(BatchGame):

@@ -503,7 +503,7 @@ def test_police_plugin_against_explicit_graph(seed):
         passing = rng.random() < 0.6
         board = PoliceThief(rows, police_moves=pm, thief_moves=tm, passing=passing)
         sol = board.solve()
-        src_sol = solve_source(board._source())
+        src_sol = solve_source(board.move_source())
         assert isinstance(src_sol, grundy.SourceSolution)
         _, ref_o, ref_r = explicit_reference(rows, pm, tm, passing)
         succ, labels = police_succ(rows, pm, tm, passing)
@@ -516,7 +516,7 @@ def test_police_plugin_against_explicit_graph(seed):
                                              labels=labels)
             assert graph.outcome.tolist() == outcome and graph.remoteness.tolist() == rem
             if misere:
-                plug = solve_source(board._source(), misere=True)
+                plug = solve_source(board.move_source(), misere=True)
             else:
                 assert graph.outcome.tolist() == ref_o.tolist()
                 assert graph.remoteness.tolist() == ref_r.tolist()

@@ -29,6 +29,7 @@ from grundy._common import Int64Array
 from grundy._core import blocks as _blocks
 from grundy.distributed import transport
 from grundy.distributed.games import rules_of
+from grundy.engine.driver import NARROW_MAX
 
 __all__ = ["Block", "block_save", "release", "worker_memory"]
 
@@ -257,8 +258,8 @@ class Block:
     def _level(self, frontier: Int64Array, level: int, ties: bool
                ) -> tuple[Int64Array, list[Any], int]:
         self._live()
-        if level > 65535 and self.rem.dtype == np.uint16:
-            self.rem = self.rem.astype(np.int32)            # a remoteness past 65535
+        if level > NARROW_MAX and self.rem.dtype == np.uint16:
+            self.rem = self.rem.astype(np.int32)            # a remoteness past uint16's
         return self.rules.level(self, frontier, level, ties)
 
     # -- the answer

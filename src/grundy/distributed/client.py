@@ -30,6 +30,7 @@ from grundy.distributed import transport
 from grundy.distributed.block import TIES, WIN_LOSS, Block, block_save, release, worker_memory
 from grundy.distributed.games import BatchRules, game_spec
 from grundy.distributed.results import SavedBlocks, solution_of
+from grundy.engine.driver import NARROW_MAX
 from grundy.engine.solution import Solution
 
 if TYPE_CHECKING:
@@ -345,7 +346,7 @@ class _Run:
                     report(n, n)
             t2 = time.perf_counter()
             stats.solve_seconds = t2 - t1
-            if max(stats.levels, stats.tie_levels) - 1 > 65535:
+            if max(stats.levels, stats.tie_levels) - 1 > NARROW_MAX:
                 rem_type = np.int32
             saved = arrays = None
             if save_to is not None:

@@ -189,7 +189,7 @@ class BatchRules:
 def rules_of(kind: str, game: Any, n: int) -> SourceRules | BatchRules:
     """The rules of a game spec, built where they run (on a worker)."""
     if kind == "police":
-        return SourceRules(game._source())
+        return SourceRules(game.move_source())
     if kind == "source":
         source = game()
         if not isinstance(source, MoveSource) or source.n_positions != n:

@@ -30,10 +30,13 @@ from grundy._core import retrograde as _retro
 from grundy._progress import Progress, reporting
 
 __all__ = ["solve_states", "solve_bytes", "best_moves", "answers", "wide_remoteness",
-           "Remoteness"]
+           "Remoteness", "NARROW_MAX"]
 
 Remoteness = npt.NDArray[np.uint16] | npt.NDArray[np.int32]
 """The compact remoteness of a solve: uint16, or int32 past 65535 (0 at draws)."""
+
+NARROW_MAX = 65535
+"""The largest remoteness the compact uint16 holds; past it, int32."""
 
 
 def solve_bytes(n: int, remoteness_bytes: int = 2, fixed: int = 0,

@@ -515,8 +515,21 @@ class PoliceThief:
         """The move tables (forward and reverse) and their building."""
         return 64 * self.n_cells * (len(self.police_moves) + len(self.thief_moves) + 2)
 
-    def _source(self) -> _police.PoliceThiefSource:
-        """The compiled rules of this board."""
+    def move_source(self) -> _police.PoliceThiefSource:
+        """The compiled rules of this board: the ``MoveSource`` plug-in that
+        :meth:`solve` solves (also for :func:`grundy.solve_source`, with
+        ``misere=``, and :mod:`grundy.distributed`).
+
+        Examples
+        --------
+        >>> import grundy
+        >>> board = PoliceThief(["P.T", "..E"])
+        >>> src = board.move_source()
+        >>> src.n_positions == board.n_positions
+        True
+        >>> grundy.solve_source(src).outcome.tolist() == board.solve().outcome.tolist()
+        True
+        """
         pol_pred, pol_next = self._tables(self.police_moves)
         thf_pred, thf_next = self._tables(self.thief_moves)
         return _police.PoliceThiefSource(pol_next, thf_next, pol_pred, thf_pred,
@@ -609,7 +622,7 @@ class PoliceThief:
         threads = check_threads(threads)
         what = f"solving this board ({self.n_positions:,} positions)"
         check_memory(self.memory_estimate(), max_memory, what)     # before the tables
-        source = self._source()
+        source = self.move_source()
         outcome, remoteness = solve_states(source, max_memory=max_memory,
                                            fixed_bytes=self._table_bytes(),
                                            allowance=self._queue_allowance(), what=what,
@@ -678,7 +691,7 @@ class PoliceThiefSolution(SourceSolution):
         if not isinstance(board, PoliceThief):
             raise TypeError(f"board must be a PoliceThief, got {shorten(board)}")
         self.board = board
-        super().__init__(board._source(), outcome, remoteness, max_memory=max_memory)
+        super().__init__(board.move_source(), outcome, remoteness, max_memory=max_memory)
 
     @classmethod
     def _of_board(cls, board: PoliceThief, outcome: npt.NDArray[np.int8],
@@ -687,7 +700,7 @@ class PoliceThiefSolution(SourceSolution):
                threads: int | None = None) -> PoliceThiefSolution:
         """A solution on the arrays of a solve (not copied), and its rules."""
         self: PoliceThiefSolution = super()._owned(
-            board._source() if source is None else source, outcome, remoteness, max_memory,
+            board.move_source() if source is None else source, outcome, remoteness, max_memory,
             threads)
         self.board = board
         return self
