@@ -56,7 +56,7 @@ def solve_source(source: Any, *, misere: bool = False, max_memory: int | None = 
     progress : bool or callable, optional
         True draws a progress bar on a terminal (the ``grundy[progress]``
         extra); a callable is called as ``progress(done, total)`` about
-        every quarter second (done: the states decided).
+        every quarter second (done: the positions decided).
     threads : int, optional
         Threads for the solve (default: the cores other work leaves free;
         1: the serial pass; at most 4 a core are started).  Any number gives
