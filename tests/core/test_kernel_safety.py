@@ -18,6 +18,7 @@ last calls it made (the child writes each call to stderr before making it).
 The child prints the calls it checked, kernel by kernel, as JSON, and the
 test checks that valid and invalid calls of every kernel were made.
 """
+import bisect
 import collections
 import contextlib
 import json
@@ -32,7 +33,7 @@ import numpy as np
 import pytest
 
 from grundy import GameGraph
-from grundy._core import csr, explore, grundy as kgrundy, loopy, octal, police, retrograde
+from grundy._core import blocks, csr, explore, grundy as kgrundy, loopy, octal, police, retrograde
 
 if __name__ == "__main__":              # a child run: reference.py is in tests/
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -906,10 +907,823 @@ def fuzz_explore(seed, rounds=1500):
     return calls.summary()
 
 
+# -- the engine's block kernel -----------------------------------------------------------------
+
+MARK_WIN, MARK_LOSS, MARK_TIE, MANY = 255, 254, 253, 252     # the state bytes (states.pxd)
+MARKS = {WIN: MARK_WIN, LOSS: MARK_LOSS, TIE: MARK_TIE}
+DISAGREE = (ValueError, "predecessors and moves disagree")
+NO_COUNTER = (ValueError, r"holds MANY \(252\) but has no counter kept aside")
+REFUSED_MOVE = {"disagree": DISAGREE, "no counter": NO_COUNTER}
+LEVEL_BAD = r"level -?\d+ does not fit the remoteness|too large to convert"
+# A block's arrays before one of its calls in a solve by blocks: ``kind``
+# "apply" (``payload``: the arrays received) or "level" (its frontier).
+Snap = collections.namedtuple("Snap", "kind index block payload level ties bounds")
+BATCH = 1 << 16                 # positions a batch of level_given (grundy.distributed.games)
+
+
+class BlockGame:
+    """A random graph as the block kernel sees it: its CSRSource, the
+    predecessors of every position (the reverse of the moves, sources in
+    increasing order, as CSRSource's), and its outcome and remoteness by the
+    reference.  Often a position or two has 250 to 300 moves (to one to
+    three positions, now and then WINs whatever it is: its counter, kept
+    aside, may reach 0); a chain of moves now and then (more levels); TIE
+    labels and misère play now and then."""
+
+    def __init__(self, rng):
+        n = rng.randrange(0, 14) if rng.random() < 0.8 else rng.randrange(14, 24)
+        succ = [[] for _ in range(n)]
+        dag = rng.random() < 0.4
+        perm = rng.sample(range(n), n)
+        for _ in range(rng.randrange(0, 3 * n + 1)):
+            u, v = rng.randrange(n), rng.randrange(n)
+            if dag:
+                if u == v:
+                    continue
+                u, v = perm[min(u, v)], perm[max(u, v)]
+            succ[u].append(v)
+        if rng.random() < 0.3:
+            for u, v in zip(perm, perm[1:]):
+                succ[u].append(v)
+        many = rng.sample(range(n), min(n, rng.choice([1, 1, 2]))) if rng.random() < 0.5 else []
+        for u in many:
+            targets = rng.sample(range(n), rng.choice([1, 1, 2, 3]) if n >= 3 else 1)
+            total = rng.choice([251, 252, 253, 260, 300])
+            succ[u] += [rng.choice(targets) for _ in range(total - len(succ[u]))]
+        self.labels = None if rng.random() < 0.5 else np.array(
+            [rng.choice([0, 0, 0, 0, WIN, LOSS, TIE]) for _ in range(n)], dtype=np.int8)
+        self.misere = rng.random() < 0.3
+        self.n, self.succ = n, succ
+        self.prim = [0] * n if self.labels is None else self.labels.tolist()
+        self.solve()
+        # Now and then every move of a position of many moves to WINs that do
+        # not depend on it (at remoteness 0 or 1): it is a LOSS by its counter.
+        sure = [v for v in range(n) if self.outcome[v] == WIN and self.rem[v] <= 1]
+        for u in many:
+            if rng.random() < 0.5 and set(sure) - {u} and not self.prim[u]:
+                targets = rng.sample(sorted(set(sure) - {u}), 1)
+                succ[u] = [rng.choice(targets + sure) for _ in range(len(succ[u]))]
+                succ[u] = [v if v != u else targets[0] for v in succ[u]]
+                self.solve()
+        self.pred = [[] for _ in range(n)]
+        for u, s in enumerate(succ):
+            for v in s:
+                self.pred[v].append(u)
+        indptr = np.cumsum([0] + [len(s) for s in succ]).astype(np.int64)
+        indices = np.array([v for s in succ for v in s], dtype=np.int64)
+        self.src = csr.CSRSource(indptr, indices, self.labels)
+        self.text = f"CSRSource(succ={compact(succ)}, " \
+            f"labels={self.prim if self.labels is not None else None})"
+
+    def solve(self):
+        fixed = {v: x for v, x in enumerate(self.prim) if x}
+        outcome, rem = solve_positions(dict(enumerate(self.succ)), fixed, misere=self.misere)
+        self.outcome = [outcome[v] for v in range(self.n)]
+        self.rem = [rem[v] for v in range(self.n)]
+
+    def initial(self, lo, hi):
+        """What initial_states(src, lo, hi) is: state bytes, counter ids and counts."""
+        return block_initial(self.prim[lo:hi], [len(s) for s in self.succ[lo:hi]], self.misere)
+
+    def non_wins(self, v):
+        """v's moves to positions that are not WINs (the counter of a draw)."""
+        return sum(1 for w in self.succ[v] if self.outcome[w] != WIN)
+
+
+def compact(lists):
+    """Lists of positions as the calls show them: a long one as {position:
+    times} (the block kernel sees the moves through the predecessors only,
+    whose order does not change what it does with them)."""
+    return [x if len(x) <= 12 else dict(sorted(collections.Counter(x).items())) for x in lists]
+
+
+def block_initial(prim, moves, misere):
+    """The state bytes of positions from their primitive values and numbers
+    of moves (states.pxd): a mark where the game is over, the terminal mark
+    at no move, else the count, MANY from 252 on (kept aside as ids, counts)."""
+    state, ids, left = [], [], []
+    for s, (p, d) in enumerate(zip(prim, moves)):
+        if p:
+            state.append(MARKS[p])
+        elif d == 0:
+            state.append(MARK_WIN if misere else MARK_LOSS)
+        elif d >= MANY:
+            state.append(MANY)
+            ids.append(s)
+            left.append(d)
+        else:
+            state.append(d)
+    return state, ids, left
+
+
+class BlockArrays:
+    """A block's arrays, as grundy.distributed.block.Block holds them."""
+
+    def __init__(self, lo, state, ids, left, rem):
+        self.lo, self.state, self.ids, self.left, self.rem = lo, state, ids, left, rem
+
+    def copy(self):
+        return BlockArrays(self.lo, self.state.copy(), self.ids.copy(), self.left.copy(),
+                           self.rem.copy())
+
+
+class BlockModel:
+    """A block's arrays as lists, and the block kernel's rules restated on
+    them (its docstrings and lanes.settle): the moves of a level taken one
+    after the other, in the order given."""
+
+    def __init__(self, block):
+        self.state, self.ids = block.state.tolist(), block.ids.tolist()
+        self.left, self.rem = block.left.tolist(), block.rem.tolist()
+        self.decided = []
+
+    def settle(self, u, to_win, ties, level):
+        """A move from u to a position of the last level: None, or why it is
+        refused: "disagree" for a move to a WIN reaching a LOSS its moves to
+        WINs decided (remoteness > 0: it had them all, the predecessors and
+        moves disagree), "no counter" for a move to a WIN reaching a MANY
+        without its counter kept aside."""
+        c = self.state[u]
+        if c >= MARK_TIE:
+            refused = not ties and not to_win and c == MARK_LOSS and self.rem[u] > 0
+            return "disagree" if refused else None
+        if ties:
+            mark = MARK_TIE
+        elif to_win:
+            mark = MARK_WIN
+        elif c == MANY:
+            if u not in self.ids:
+                return "no counter"
+            k = self.ids.index(u)
+            self.left[k] -= 1
+            if self.left[k]:
+                return None
+            mark = MARK_LOSS
+        elif c == 1:
+            mark = MARK_LOSS
+        else:
+            self.state[u] = c - 1
+            return None
+        self.state[u], self.rem[u] = mark, level
+        self.decided.append(u)
+        return None
+
+    def level(self, frontier, lists, lo, bounds, level, ties):
+        """The predecessors ``lists[i]`` of ``frontier[i]``: this block's
+        settled, the others routed.  Returns (the routes of each block,
+        None or what stopped the walk: "outside", "disagree" or "no counter")."""
+        n = len(self.state)
+        routes = [[] for _ in bounds[1:]]
+        for v, preds in zip(frontier, lists):
+            lost = not ties and self.state[v] == MARK_LOSS
+            for u in preds:
+                if not bounds[0] <= u < bounds[-1]:
+                    return routes, "outside"
+                if lo <= u < lo + n:
+                    why = self.settle(u - lo, lost, ties, level)
+                    if why:
+                        return routes, why
+                else:
+                    b = bisect.bisect_right(bounds, u) - 1
+                    routes[b].append((u - bounds[b]) << 1 | lost)
+        return routes, None
+
+    def apply(self, messages, level, ties):
+        for message in messages:
+            for entry in np.asarray(message).tolist():
+                if not 0 <= entry >> 1 < len(self.state):
+                    return "outside"
+                why = self.settle(entry >> 1, entry & 1, ties, level)
+                if why:
+                    return why
+        return None
+
+    def check(self, block, decided):
+        """The block's arrays and the positions decided are the model's."""
+        for name in ("state", "ids", "left", "rem"):
+            got = getattr(block, name).tolist()
+            assert got == getattr(self, name), f"{name} {got}, expected {getattr(self, name)}"
+        assert decided.dtype == np.int64, decided.dtype
+        assert sorted(decided.tolist()) == sorted(self.decided), \
+            f"decided {decided.tolist()}, expected {self.decided} (in any order)"
+
+
+def check_routes(arrays, routes, wide):
+    """The arrays a level routed: each block's entries (in any order), uint32
+    or, if wide, int64."""
+    assert isinstance(arrays, list) and len(arrays) == len(routes), arrays
+    for b, (array, route) in enumerate(zip(arrays, routes)):
+        assert array.dtype == (np.int64 if wide else np.uint32), array.dtype
+        assert sorted(array.tolist()) == sorted(route), \
+            f"routed to block {b}: {array.tolist()}, expected {route} (in any order)"
+
+
+def random_bounds(rng, n):
+    """Where each of 1 to 4 blocks starts, and the last ends (empty blocks allowed)."""
+    cuts = sorted(rng.randrange(0, n + 1) for _ in range(rng.randrange(0, 4)))
+    return [0] + cuts + [n]
+
+
+def solve_by_blocks(rng, game, bounds, wide, rem_dtype, given=None, snaps=None):
+    """Solve ``game`` by blocks in this process, as a distributed solve's
+    blocks do (grundy.distributed.block.Block: the state bytes from
+    initial_states; a win/loss pass, then a tie pass if a block has TIEs;
+    each level, every block applies what the others routed to it, then
+    walks the predecessors of its frontier: level_source, or with ``given``
+    (the predecessors of each position) level_given in batches, as
+    BatchRules does), until a level decides nothing anywhere.  Unless some
+    ``given`` predecessors disagree with the moves (``snaps`` None), each
+    call is checked against the BlockModel and the blocks are added to
+    ``snaps`` before their calls.  Returns the blocks."""
+    follow = snaps is not None
+    parts = []
+    for lo, hi in zip(bounds, bounds[1:]):
+        state, ids, left = blocks.initial_states(game.src, lo, hi, game.misere)
+        if follow:
+            assert (state.tolist(), ids.tolist(), left.tolist()) == game.initial(lo, hi), \
+                f"initial_states(src, {lo}, {hi}) = {state.tolist()}, {ids.tolist()}, " \
+                f"{left.tolist()}; expected {game.initial(lo, hi)}"
+        parts.append(BlockArrays(lo, state, ids, left, np.zeros(hi - lo, dtype=rem_dtype)))
+    edges = np.array(bounds, dtype=np.int64)
+    dtype = np.int64 if wide else np.uint32
+
+    def step(part, frontier, level, ties):
+        """Block.rules.level: the positions decided now, and the arrays routed."""
+        if given is None:
+            lists = [game.pred[v + part.lo] for v in frontier.tolist()]
+            model = BlockModel(part) if follow else None
+            now, arrays, count = blocks.level_source(
+                game.src, part.state, part.ids, part.left, part.rem, frontier, part.lo, edges,
+                level, ties, wide)
+            if follow:
+                assert count == sum(len(x) for x in lists), f"{count} predecessors"
+                routes, bad = model.level(frontier.tolist(), lists, part.lo, bounds, level, ties)
+                assert bad is None, bad
+                model.check(part, now)
+                check_routes(arrays, routes, wide)
+            return now, arrays
+        size = rng.choice([1, 2, 5, BATCH])
+        decided, routed = [], []
+        for a in range(0, len(frontier), size):
+            batch = frontier[a:a + size]
+            lists = [given[v + part.lo] for v in batch.tolist()]
+            offsets = np.cumsum([0] + [len(x) for x in lists]).astype(np.int64)
+            preds = np.array([u for x in lists for u in x], dtype=np.int64)
+            model = BlockModel(part) if follow else None
+            now, arrays = blocks.level_given(part.state, part.ids, part.left, part.rem, batch,
+                                             offsets, preds, part.lo, edges, level, ties, wide)
+            if follow:
+                routes, bad = model.level(batch.tolist(), lists, part.lo, bounds, level, ties)
+                assert bad is None, bad
+                model.check(part, now)
+                check_routes(arrays, routes, wide)
+            decided.append(now)
+            routed.append(arrays)
+        return (np.concatenate(decided) if decided else np.zeros(0, np.int64),
+                [np.concatenate([r[j] for r in routed]) if routed else np.zeros(0, dtype)
+                 for j in range(len(parts))])
+
+    for ties in (False, True) if any((p.state == MARK_TIE).any() for p in parts) else (False,):
+        decided = [blocks.known(p.state, ties) for p in parts]
+        received = [[] for _ in parts]
+        level = 0
+        while True:
+            size, routed = 0, []
+            for b, part in enumerate(parts):
+                if received[b]:
+                    if follow:
+                        snaps.append(Snap("apply", b, part.copy(), received[b], level, ties,
+                                          bounds))
+                        model = BlockModel(part)
+                    more = blocks.apply(part.state, part.ids, part.left, part.rem, received[b],
+                                        level, ties)
+                    if follow:
+                        assert model.apply(received[b], level, ties) is None
+                        model.check(part, more)
+                    decided[b] = np.concatenate([decided[b], more])
+                if follow:
+                    snaps.append(Snap("level", b, part.copy(), decided[b], level + 1, ties,
+                                      bounds))
+                size += len(decided[b])
+                decided[b], arrays = step(part, decided[b], level + 1, ties)
+                routed.append(arrays)
+            received = [[routed[j][b] for j in range(len(parts)) if j != b]
+                        for b in range(len(parts))]
+            if size == 0:
+                break
+            level += 1
+    return parts
+
+
+def check_solve_by_blocks(rng, calls, game, snaps, given):
+    """One solve by blocks (level_source, or level_given with the
+    predecessors listed from the moves): the outcome and remoteness of
+    every position are the reference's, and the counters left are the
+    moves not to WINs."""
+    bounds = random_bounds(rng, game.n)
+    wide, rem_dtype = rng.random() < 0.3, rng.choice([np.uint16, np.int32])
+    lists = None
+    if given:
+        # In any order; the labelled positions (their moves ignored) listed or not.
+        drop = game.labels is not None and rng.random() < 0.5
+        lists = [rng.sample(p, len(p)) for p in game.pred]
+        lists = [[u for u in p if not (drop and game.prim[u])] for p in lists]
+    with calls.check("blocks(level_given)" if given else "blocks(level_source)", "valid",
+                     game=game.text, misere=game.misere, bounds=bounds, wide=wide,
+                     remoteness=np.dtype(rem_dtype).name,
+                     predecessors=None if lists is None else compact(lists)):
+        parts = solve_by_blocks(rng, game, bounds, wide, rem_dtype, lists, snaps)
+        outcome = np.concatenate([blocks.decode(p.state) for p in parts])
+        rem = np.concatenate([p.rem for p in parts])
+        assert outcome.dtype == np.int8 and rem.dtype == rem_dtype
+        assert outcome.tolist() == game.outcome, \
+            f"outcome {outcome.tolist()}, expected {game.outcome}"
+        assert rem.tolist() == [max(r, 0) for r in game.rem], \
+            f"remoteness {rem.tolist()}, expected {game.rem} (0 at draws)"
+        for p in parts:
+            ids = p.ids.tolist()
+            for s, c in enumerate(p.state.tolist()):
+                v, o = s + p.lo, game.outcome[s + p.lo]
+                if c < MANY:
+                    assert o != DRAW or c == game.non_wins(v), f"position {v}: counter {c}"
+                elif c == MANY or s in ids:
+                    left = p.left[ids.index(s)]
+                    assert o == WIN or left == (0 if o == LOSS else game.non_wins(v)), \
+                        f"position {v} ({o}): {left} moves left"
+
+
+def check_disagree(rng, calls, game):
+    """A solve by blocks whose given predecessors list a position u once
+    more among those of v, a successor of u.  If u is a LOSS (by its
+    counter), it is then sent one more move to a WIN than it has: the
+    ValueError of predecessors and moves that disagree (the module's and
+    apply's docstrings: a block checks that no position is sent more moves
+    to WINs than it has).  Else nothing says the block can tell: the
+    solve must not crash, raise that error or nothing, and its outcome
+    stay outcomes."""
+    losses = [u for u in range(game.n) if game.outcome[u] == LOSS and game.rem[u] > 0]
+    edges = [(u, v) for u in range(game.n) for v in set(game.succ[u])]
+    if not edges:
+        return
+    if losses and rng.random() < 0.8:
+        u = rng.choice(losses)
+        v = rng.choice(game.succ[u])
+    else:
+        u, v = rng.choice(edges)
+    lists = [list(p) for p in game.pred]
+    lists[v].insert(rng.randrange(len(lists[v]) + 1), u)
+    bounds = random_bounds(rng, game.n)
+    wide, rem_dtype = rng.random() < 0.3, rng.choice([np.uint16, np.int32])
+    problems = []
+    if u in losses:
+        # Its moves to WINs arrive at the levels after theirs: the d-th of
+        # its d moves decides it, the one more comes at that level or later.
+        d = len(game.succ[u])
+        arrivals = sorted([game.rem[w] + 1 for w in game.succ[u]] + [game.rem[v] + 1])
+        problems.append(DISAGREE + (
+            f"position {u}, a LOSS at {game.rem[u]}, has {d} moves, all to WINs, and is sent "
+            f"{d + 1}: its counter reaches 0 at level {arrivals[d - 1]}, the one too many "
+            f"arrives at level {arrivals[d]}",))
+    with calls.check("blocks(a predecessor twice)", "invalid" if problems else "unchecked",
+                     game=game.text, misere=game.misere, bounds=bounds, wide=wide,
+                     remoteness=np.dtype(rem_dtype).name, twice=(u, v),
+                     predecessors=compact(lists)):
+        if problems:
+            raises(problems, solve_by_blocks, rng, game, bounds, wide, rem_dtype, lists)
+            return
+        try:
+            parts = solve_by_blocks(rng, game, bounds, wide, rem_dtype, lists)
+        except ValueError as exc:
+            assert re.search(DISAGREE[1], str(exc)), f"raised ValueError: {exc}"
+            return
+        outcome = np.concatenate([blocks.decode(p.state) for p in parts])
+        assert set(outcome.tolist()) <= {WIN, LOSS, DRAW, TIE}, outcome
+
+
+def counter_problems(state, ids, left, rem, level):
+    """Why the block's arrays are refused before anything is written
+    (apply, level_source and level_given check them first)."""
+    found = []
+    if state.dtype != np.uint8 or ids.dtype != np.int64 or left.dtype != np.int64:
+        found.append(DTYPE)
+    if rem.dtype not in (np.uint16, np.int32):
+        found.append(REM_DTYPE)
+    n, i, k = len(state), ids.tolist(), left.tolist()
+    if len(i) != len(k):
+        found.append((ValueError, "the block's counters differ in length"))
+    elif any(not 0 <= i[j] < n or k[j] < 0 or (j and i[j] <= i[j - 1]) for j in range(len(i))):
+        found.append((ValueError, r"the block's counter \d+ \(position -?\d+, -?\d+ moves "
+                      r"left\) is not in increasing order"))
+    if len(rem) != n:
+        found.append((ValueError, "the block's arrays differ in length"))
+    top = 0xFFFF if rem.dtype == np.uint16 else 0x7FFFFFFF
+    if not 1 <= level <= top:
+        found.append((OverflowError, LEVEL_BAD))
+    return found
+
+
+def break_counters(rng, block, n):
+    """The block's counters (or remoteness, or a dtype) broken in one way."""
+    how = rng.randrange(7)
+    ids, left = block.ids, block.left
+    if how == 0:
+        if rng.random() < 0.5:
+            block.left = np.append(left, 1).astype(np.int64)
+        else:
+            block.ids = np.append(ids, n + 3).astype(np.int64)
+    elif how == 1 and len(ids) >= 2:
+        j = rng.randrange(1, len(ids))
+        ids[j] = ids[j - 1] if rng.random() < 0.5 else ids[j - 1] - 1    # repeated, decreasing
+    elif how == 2 and len(ids):
+        ids[rng.randrange(len(ids))] = rng.choice([-1, n, n + 7, INT64_MIN, INT64_MAX])
+    elif how == 3 and len(left):
+        left[rng.randrange(len(left))] = rng.choice([-1, INT64_MIN])
+    elif how == 4:
+        block.ids = np.array([rng.choice([-1, n, 0])], dtype=np.int64)   # maybe fine if 0
+        block.left = np.array([rng.choice([1, -1])], dtype=np.int64)
+    elif how == 5:
+        block.rem = block.rem[:-1] if len(block.rem) and rng.random() < 0.5 else \
+            np.append(block.rem, 0).astype(block.rem.dtype)
+    else:
+        which = rng.choice(["state", "ids", "left", "rem"])
+        setattr(block, which, getattr(block, which).astype(
+            {"state": np.int8, "ids": np.int32, "left": np.uint64, "rem": np.int64}[which]))
+
+
+def bad_level(rng, rem_dtype):
+    top = 0xFFFF if rem_dtype == np.uint16 else 0x7FFFFFFF
+    return rng.choice([0, -1, top + 1, 2 ** 40, INT64_MAX, INT64_MIN, 2 ** 63, -2 ** 63 - 1])
+
+
+def bounds_problems(bounds, lo, n):
+    if len(bounds) < 2:
+        return [(ValueError, "bounds must hold at least one block's start and end")]
+    found = []
+    if any(a > b for a, b in zip(bounds, bounds[1:])):
+        found.append((ValueError, r"bounds\[\d+\] = -?\d+ is below bounds\[\d+\]"))
+    if not any(a == lo and b - lo == n for a, b in zip(bounds, bounds[1:])):
+        found.append((ValueError, r"the block -?\d+\.\.-?\d+ is not one of the bounds' blocks"))
+    return found
+
+
+def check_level(rng, calls, kernel, game, snap):
+    """level_source or level_given on a block as a solve by blocks left it
+    (``snap``), its frontier's predecessors from the moves; else broken in
+    one way or another.  A valid call does what the BlockModel does; one
+    refused by the checks made before the walk leaves the arrays as they
+    were; a predecessor outside every block is refused during the walk."""
+    _, index, block, frontier, level, ties, edges = snap
+    block, frontier, edges = block.copy(), frontier.copy(), list(edges)
+    lo, n = block.lo, len(block.state)
+    wide = rng.random() < 0.3
+    given = kernel == "level_given"
+    if rng.random() < 0.2:
+        level = 0xFFFF if block.rem.dtype == np.uint16 else 0x7FFFFFFF    # the last that fits
+    if rng.random() < 0.2:
+        frontier = frontier[::-1].copy()
+    # The predecessors of the frontier: the source's, or listed in any order.
+    lists = [rng.sample(game.pred[v + lo], len(game.pred[v + lo])) if given
+             else game.pred[v + lo] for v in frontier.tolist()]
+    offsets = np.cumsum([0] + [len(x) for x in lists]).astype(np.int64)
+    preds = np.array([u for x in lists for u in x], dtype=np.int64)
+    why = ()
+    if rng.random() < 0.5:
+        how = rng.randrange(9)
+        if how == 0:
+            bad = rng.choice([-1, n, n + 5, INT64_MIN, INT64_MAX])
+            frontier = np.insert(frontier, rng.randrange(len(frontier) + 1), bad)
+            offsets = np.append(offsets, offsets[-1])
+            lists.append([])
+        elif how == 1:
+            break_counters(rng, block, n)
+        elif how == 2:
+            level = bad_level(rng, block.rem.dtype)
+        elif how == 3:
+            edges = edges[:rng.randrange(0, 2)]
+        elif how == 4 and len(edges) > 2:
+            j = rng.randrange(1, len(edges) - 1)
+            edges[j] = edges[j + 1] + rng.randrange(1, 3)
+        elif how == 5:
+            lo += rng.choice([-1, 1])
+        elif how == 6:
+            edges = edges[:index + 1] + edges[index + 2:] if rng.random() < 0.5 else \
+                [x + rng.choice([-1, 1]) for x in edges]
+        elif how == 7 and kernel == "level_given":
+            k = rng.randrange(4)
+            if k == 0:
+                offsets = offsets[:-1] if rng.random() < 0.5 else np.append(offsets, offsets[-1])
+            elif k == 1:
+                offsets[0] = rng.choice([1, -1])
+            elif k == 2 and len(offsets) > 2:
+                j = rng.randrange(1, len(offsets) - 1)
+                offsets[j] = offsets[j - 1] - 1 if rng.random() < 0.5 else offsets[j + 1] + 1
+            else:
+                offsets[-1] = len(preds) + rng.randrange(1, 3)
+        elif how == 8 and given:
+            # A predecessor in no block, among the walked ones (or past them:
+            # never read).
+            bad = rng.choice([edges[0] - 1, edges[-1], edges[-1] + 3, INT64_MIN, INT64_MAX])
+            if n and not lists:
+                frontier, lists = np.array([rng.randrange(n)], dtype=np.int64), [[]]
+            if lists and rng.random() < 0.8:
+                i = rng.randrange(len(lists))
+                lists[i].insert(rng.randrange(len(lists[i]) + 1), bad)
+                offsets = np.cumsum([0] + [len(x) for x in lists]).astype(np.int64)
+                preds = np.array([u for x in lists for u in x], dtype=np.int64)
+            else:
+                preds = np.append(preds, bad).astype(np.int64)
+        elif how == 8 and kernel == "level_source" and len(edges) > 2:
+            # Bounds that hold the block but not every position of the source:
+            # a predecessor may be in none of the blocks.  level_given refuses
+            # such a predecessor; level_source must not route it to a block
+            # that does not hold it.
+            edges = edges[index:index + 2]
+    if not given:
+        why = ("a predecessor of the frontier in none of the bounds' blocks (they do not "
+               "cover the source's positions): level_given refuses such a predecessor "
+               "with this error; level_source routes it to a block not holding it",)
+    problems = counter_problems(block.state, block.ids, block.left, block.rem, level)
+    if frontier.dtype != np.int64 or offsets.dtype != np.int64 or preds.dtype != np.int64:
+        problems.append(DTYPE)
+    if given and len(offsets) != len(frontier) + 1:
+        problems.append((ValueError, rf"{len(offsets)} offsets for {len(frontier)} positions"))
+    if any(not 0 <= v < n for v in frontier.tolist()):
+        problems.append((ValueError, r"frontier\[\d+\] = -?\d+ is not a position of the block"))
+    problems += bounds_problems(edges, lo, n)
+    o = offsets.tolist()
+    if given and len(o) == len(frontier) + 1 and (
+            o[0] != 0 or any(a > b for a, b in zip(o, o[1:])) or max(o) > len(preds)):
+        problems.append((ValueError, r"offsets\[\d+\] = -?\d+: offsets must start at 0, "
+                         r"never decrease and end by \d+"))
+    kind = "invalid" if problems else "valid"
+    model = None
+    if not problems:
+        if not given:           # the source's, of the block lo may have moved to
+            lists = [game.pred[v + lo] for v in frontier.tolist()]
+        model = BlockModel(block)
+        routes, bad = model.level(frontier.tolist(), lists, lo, edges, level, ties)
+        if bad == "outside":
+            problems.append((ValueError, r"a predecessor -?\d+ is outside the positions of "
+                             r"the blocks") + why)
+        elif bad:
+            problems.append(REFUSED_MOVE[bad])
+        kind = "invalid" if problems else "valid"
+    before = block.copy()
+    inputs = dict(state=block.state, many_ids=block.ids, many_left=block.left,
+                  remoteness=block.rem, frontier=frontier)
+    if given:
+        inputs.update(offsets=offsets, preds=preds)
+        args = (block.state, block.ids, block.left, block.rem, frontier, offsets, preds)
+    else:
+        inputs = dict(src=game.text, **inputs)
+        args = (game.src, block.state, block.ids, block.left, block.rem, frontier)
+    edges = np.array(edges, dtype=np.int64)
+    inputs.update(lo=lo, bounds=edges, level=level, ties=ties, wide=wide)
+    fn = getattr(blocks, kernel)
+    with calls.check(kernel, kind, **inputs):
+        if problems:
+            raises(problems, fn, *args, lo, edges, level, ties, wide)
+            if model is None:           # refused before the walk
+                for name in ("state", "ids", "left", "rem"):
+                    assert same(getattr(block, name), getattr(before, name)), f"{name} written"
+            return
+        result = fn(*args, lo, edges, level, ties, wide)
+        assert isinstance(result, tuple) and len(result) == (2 if given else 3), result
+        model.check(block, result[0])
+        check_routes(result[1], routes, wide)
+        if not given:
+            assert result[2] == sum(len(x) for x in lists), f"{result[2]} predecessors"
+
+
+def check_apply(rng, calls, game, snap):
+    """apply on a block as a solve by blocks left it (``snap``), with what
+    the other blocks routed to it then, or random moves (never to a LOSS
+    decided at an earlier level by its counter: nothing says whether the
+    block can tell such a move from a right one); else broken in one way."""
+    block, level, ties = snap.block.copy(), snap.level, snap.ties
+    n = len(block.state)
+    messages = [m.copy() for m in snap.payload] if snap.kind == "apply" else []
+    if n and (not messages or rng.random() < 0.4):
+        state, rem = block.state.tolist(), block.rem.tolist()
+        allowed = [u for u in range(n) if not (state[u] == MARK_LOSS and 0 < rem[u] < level)]
+        messages = [np.array([rng.choice(allowed) << 1 | rng.randrange(2)
+                              for _ in range(rng.randrange(0, 6) if allowed else 0)],
+                             dtype=rng.choice([np.uint32, np.int64]))
+                    for _ in range(rng.randrange(0, 4))]
+    first = True                    # the bad entry comes first of all
+    if rng.random() < 0.5:
+        how = rng.randrange(3)
+        if how == 0:
+            break_counters(rng, block, n)
+        elif how == 1:
+            level = bad_level(rng, block.rem.dtype)
+        else:
+            if not messages:
+                messages = [np.zeros(0, dtype=np.uint32)]
+            j = rng.randrange(len(messages))
+            m = messages[j]
+            bad = rng.choice([n << 1, n << 1 | 1, 0xFFFFFFFF] if m.dtype == np.uint32 else
+                             [n << 1, -1, -2, INT64_MIN, INT64_MAX])
+            i = rng.randrange(len(m) + 1)
+            messages[j] = np.insert(m, i, bad).astype(m.dtype)
+            first = i == 0 and not any(len(x) for x in messages[:j])
+    problems = counter_problems(block.state, block.ids, block.left, block.rem, level)
+    written = not problems                  # refused after writing, perhaps
+    if not problems:
+        model = BlockModel(block)
+        bad = model.apply(messages, level, ties)
+        if bad == "outside":
+            problems.append((ValueError, r"a routed position -?\d+ is outside the block's "
+                             r"\d+ positions"))
+            written = not first
+        elif bad:
+            problems.append(REFUSED_MOVE[bad])
+    before = block.copy()
+    with calls.check("apply", "invalid" if problems else "valid", state=block.state,
+                     many_ids=block.ids, many_left=block.left, remoteness=block.rem,
+                     messages=messages, level=level, ties=ties):
+        args = (block.state, block.ids, block.left, block.rem, messages, level, ties)
+        if problems:
+            raises(problems, blocks.apply, *args)
+            if not written:
+                for name in ("state", "ids", "left", "rem"):
+                    assert same(getattr(block, name), getattr(before, name)), f"{name} written"
+            return
+        model.check(block, blocks.apply(*args))
+
+
+def check_initial(rng, calls, game):
+    """initial_states on a range of the source's positions (or not within
+    them), and initial_from on their primitive values and move counts (or
+    broken ones)."""
+    N = game.n
+    misere = rng.random() < 0.3
+    lo = rng.randrange(0, N + 1)
+    hi = rng.randrange(lo, N + 1)
+    if rng.random() < 0.3:
+        lo, hi = rng.choice([(-1, hi), (lo, N + 1), (hi + 1, hi), (INT64_MIN, hi),
+                             (lo, INT64_MAX), (N + 2, N + 5)])
+    ok = 0 <= lo <= hi <= N
+    with calls.check("initial_states", "valid" if ok else "invalid", src=game.text, lo=lo,
+                     hi=hi, misere=misere):
+        if not ok:
+            raises([(ValueError, rf"positions {lo}\.\.{hi} are not within 0\.\.{N}")],
+                   blocks.initial_states, game.src, lo, hi, misere)
+        else:
+            state, ids, left = blocks.initial_states(game.src, lo, hi, misere)
+            assert state.dtype == np.uint8 and ids.dtype == left.dtype == np.int64
+            expected = block_initial(game.prim[lo:hi], [len(s) for s in game.succ[lo:hi]],
+                                     misere)
+            assert (state.tolist(), ids.tolist(), left.tolist()) == expected, \
+                f"{state.tolist()}, {ids.tolist()}, {left.tolist()}; expected {expected}"
+
+    lo, hi = sorted((rng.randrange(0, N + 1), rng.randrange(0, N + 1)))
+    prim = np.array(game.prim[lo:hi], dtype=np.int8)
+    # The move counts of the positions where the game is over are not read.
+    moves = np.array([len(game.succ[s]) if not game.prim[s] else rng.randrange(-3, 300)
+                      for s in range(lo, hi)], dtype=np.int64)
+    if rng.random() < 0.5:
+        how = rng.randrange(4)
+        if how == 0:
+            moves = np.append(moves, 1) if rng.random() < 0.5 or not len(moves) else moves[:-1]
+        elif how == 1 and len(prim):
+            prim[rng.randrange(len(prim))] = rng.choice([3, -2, 100, -128, 127])
+        elif how == 2 and len(moves):
+            moves[rng.randrange(len(moves))] = rng.choice([-1, -300, INT64_MIN])
+        else:
+            prim = prim.astype(rng.choice([np.int16, np.int64, np.uint8]))
+    problems = []
+    if prim.dtype != np.int8 or moves.dtype != np.int64:
+        problems.append(DTYPE)
+    p, m = prim.tolist(), moves.tolist()
+    if len(p) != len(m):
+        problems.append((ValueError, rf"{len(p)} primitive values for {len(m)} move counts"))
+    if any(x not in (0, WIN, LOSS, TIE) for x in p):
+        problems.append((ValueError, r"primitive\(\d+\) gave -?\d+: expected 0, WIN"))
+    if any(x == 0 and d < 0 for x, d in zip(p, m)):
+        problems.append((ValueError, r"position \d+ has -\d+ moves: a position has 0 or more"))
+    with calls.check("initial_from", "invalid" if problems else "valid", primitive=prim,
+                     moves=moves, misere=misere):
+        if problems:
+            raises(problems, blocks.initial_from, prim, moves, misere)
+            return
+        state, ids, left = blocks.initial_from(prim, moves, misere)
+        assert state.dtype == np.uint8 and ids.dtype == left.dtype == np.int64
+        expected = block_initial(p, m, misere)
+        assert (state.tolist(), ids.tolist(), left.tolist()) == expected, \
+            f"{state.tolist()}, {ids.tolist()}, {left.tolist()}; expected {expected}"
+
+
+def check_known_decode(rng, calls, state):
+    """known and decode of a block's state bytes (or of another array)."""
+    if rng.random() < 0.3:
+        state = state.astype(rng.choice([np.int8, np.uint16, np.int64])) if \
+            rng.random() < 0.6 else np.repeat(state, 2)[::2]        # not contiguous
+    problems = []
+    if state.dtype != np.uint8:
+        problems.append(DTYPE)
+    if not state.flags.c_contiguous:
+        problems.append((ValueError, "not C-contiguous"))
+    ties = rng.random() < 0.5
+    marks = state.tolist()
+    with calls.check("known", "invalid" if problems else "valid", state=state, ties=ties):
+        if problems:
+            raises(problems, blocks.known, state, ties)
+        else:
+            got = blocks.known(state, ties)
+            assert got.dtype == np.int64, got.dtype
+            assert got.tolist() == [s for s, c in enumerate(marks)
+                                    if (c == MARK_TIE if ties else c >= MARK_LOSS)], got
+    with calls.check("decode", "invalid" if problems else "valid", state=state):
+        if problems:
+            raises(problems, blocks.decode, state)
+        else:
+            got = blocks.decode(state)
+            expected = [{MARK_WIN: WIN, MARK_LOSS: LOSS, MARK_TIE: TIE}.get(c, DRAW)
+                        for c in marks]
+            assert got.dtype == np.int8 and got.tolist() == expected, got
+
+
+def check_unchecked_blocks(rng, calls, game, snap, kernel):
+    """Calls that break a precondition the kernel does not check (or read
+    out of bounds where it fails to refuse them): made last, so that a
+    crash does not hide the other checks.
+
+    - level_source on a block lying (partly) outside the source's positions:
+      it reads the predecessors of positions that do not exist.  The other
+      kernels check their ranges (initial_states refuses lo..hi outside
+      the source): a ValueError;
+    - state bytes holding MANY for a position without a counter kept aside:
+      a move to a WIN reaching it is refused (ValueError), the state byte
+      and counters untouched."""
+    block, frontier, level, ties = snap.block.copy(), snap.payload, snap.level, snap.ties
+    n, N = len(block.state), game.n
+    if kernel == "level_source":
+        if not n:
+            return
+        lo = rng.choice([-rng.randrange(1, 4), N - n + rng.randrange(1, 4)])
+        edges = np.array([lo, lo + n], dtype=np.int64)
+        frontier = np.arange(n, dtype=np.int64) if rng.random() < 0.5 else frontier
+        with calls.check("level_source", "invalid", src=game.text, state=block.state,
+                         many_ids=block.ids, many_left=block.left, remoteness=block.rem,
+                         frontier=frontier, lo=lo, bounds=edges, level=level, ties=ties):
+            raises([(ValueError, r"position|block|source|within",
+                     f"the block {lo}..{lo + n - 1} is not within the source's positions "
+                     f"0..{N - 1}")],
+                   blocks.level_source, game.src, block.state, block.ids, block.left,
+                   block.rem, frontier, lo, edges, level, ties)
+        return
+    open_ = [s for s, c in enumerate(block.state.tolist()) if c < MANY]
+    if not open_:
+        return
+    u = rng.choice(open_)
+    block.state[u] = MANY
+    keep = [k for k, s in enumerate(block.ids.tolist()) if s != u and rng.random() < 0.5]
+    block.ids, block.left = block.ids[keep].copy(), block.left[keep].copy()
+    messages = [np.array([u << 1], dtype=np.uint32)]
+    with calls.check("apply", "invalid", state=block.state, many_ids=block.ids,
+                     many_left=block.left, remoteness=block.rem, messages=messages,
+                     level=max(level, 1), ties=False):
+        before = (block.state.copy(), block.left.copy(), block.rem.copy())
+        raises([(ValueError, r"holds MANY \(252\) but has no counter kept aside",
+                 f"position {u} holds MANY without a counter")],
+               blocks.apply, block.state, block.ids, block.left, block.rem, messages,
+               max(level, 1), False)
+        for got, was in zip((block.state, block.left, block.rem), before):
+            assert np.array_equal(got, was), "a refused move changed the block"
+
+
+def fuzz_blocks(seed, rounds=400):
+    rng = random.Random(seed)
+    calls = Calls()
+    late = []
+    for _ in range(rounds):
+        game = BlockGame(rng)
+        check_initial(rng, calls, game)
+        snaps = []
+        check_solve_by_blocks(rng, calls, game, snaps, given=False)
+        check_solve_by_blocks(rng, calls, game, snaps, given=True)
+        check_disagree(rng, calls, game)
+        # Blocks as the solves by blocks left them, before one of their calls.
+        levels = [s for s in snaps if s.kind == "level"]
+        applies = [s for s in snaps if s.kind == "apply"] or levels
+        for kernel in ("level_source", "level_given"):
+            check_level(rng, calls, kernel, game, rng.choice(levels))
+        for _ in range(2):
+            check_apply(rng, calls, game, rng.choice(applies))
+        check_known_decode(rng, calls, rng.choice(levels).block.state)
+        if rng.random() < 0.02:
+            late.append((game, rng.choice(levels)))
+    for game, snap in late:
+        for kernel in rng.sample(["level_source", "apply"], 2):
+            check_unchecked_blocks(rng, calls, game, snap, kernel)
+    return calls.summary()
+
+
 # -- the tests: one child a run ------------------------------------------------------------------
 
 CASES = {"graphs": fuzz_graphs, "sources": fuzz_sources, "octal": fuzz_octal,
-         "explore": fuzz_explore}
+         "explore": fuzz_explore, "blocks": fuzz_blocks}
 
 
 def run_child(case, seed, timeout=120):
@@ -983,6 +1797,22 @@ def test_explore_kernel(seed):
     counts = run_child("explore", seed)
     assert_exercised(counts, ["insert", "lookup", "reserve", "bytes_for", "CodeTable"],
                      valid=400, invalid=150)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_block_kernels(seed):
+    # The engine's block kernel: whole solves by blocks (level_source, and
+    # level_given with the predecessors listed), checked call by call and
+    # against the reference; given predecessors that disagree with the
+    # moves; then initial_states, initial_from, level_source, level_given,
+    # apply, known and decode one call at a time, valid and not.
+    counts = run_child("blocks", seed)
+    assert_exercised(counts, ["blocks(level_source)", "blocks(level_given)"], valid=300,
+                     invalid=0)
+    assert counts["blocks(a predecessor twice)"].get("invalid", 0) >= 80, \
+        counts["blocks(a predecessor twice)"]
+    assert_exercised(counts, ["initial_states", "initial_from", "level_source", "level_given",
+                              "apply", "known", "decode"], valid=150, invalid=50)
 
 
 if __name__ == "__main__":

@@ -38,7 +38,7 @@ from grundy._core.states cimport (Many, MANY, MARK_WIN, MARK_LOSS, MARK_TIE, INV
                                   bad_state, decided, initial_state, outcome_of, take_one,
                                   terminal_mark)
 from grundy._core.status cimport (RETRO_OK, RETRO_NO_MEMORY, RETRO_OVERFLOW, RETRO_DISAGREE,
-                                  CHECK_EVERY_STATES, padded)
+                                  RETRO_NO_COUNTER, CHECK_EVERY_STATES, padded)
 from libc.stdint cimport INT64_MAX
 
 ctypedef fused message_t:
@@ -185,7 +185,7 @@ cdef inline int _settle_one(Level* lv, rem_t* remoteness, int64_t u, bint to_win
                           INT64_MAX, lv.decided, lv.reserved, INT64_MAX, True)
     if got >= 0:
         return RETRO_OK
-    if got == RETRO_DISAGREE:
+    if got == RETRO_DISAGREE or got == RETRO_NO_COUNTER:
         lv.bad = u
     return got
 
@@ -219,6 +219,9 @@ cdef int _walk(MoveSource src, Level* lv, rem_t* remoteness, const int64_t* fron
             lost = m & 1
             for j in range(m >> 1):
                 u = preds[j]
+                if not bounds[0] <= u < bounds[nblocks]:
+                    lv.bad = u
+                    return BAD_PREDECESSOR
                 if lo <= u < lo + lv.n:
                     err = _settle_one(lv, remoteness, u - lo, lost)
                 else:
@@ -324,6 +327,9 @@ cdef object _outcome(int err, Level* lv, Lane* decided, int64_t level):
     if err == RETRO_DISAGREE:
         raise ValueError(f"position {lv.bad} (of the block) is sent more moves to WINs than "
                          f"it has at level {level}: the game's predecessors and moves disagree")
+    if err == RETRO_NO_COUNTER:
+        raise ValueError(f"position {lv.bad} (of the block) holds MANY ({<int> MANY}) but "
+                         f"has no counter kept aside")
     if err == BAD_ENTRY:
         raise ValueError(f"a routed position {lv.bad} is outside the block's {lv.n} positions")
     if err == BAD_PREDECESSOR:
@@ -369,6 +375,9 @@ def level_source(MoveSource src not None, uint8_t[::1] state, const int64_t[::1]
     _check_level(remoteness, level)
     _check_frontier(frontier, state.shape[0])
     _check_bounds(bounds, lo, state.shape[0])
+    if not 0 <= lo <= lo + state.shape[0] <= src.n_positions:
+        raise ValueError(f"positions {lo}..{lo + state.shape[0]} are not within "
+                         f"0..{src.n_positions}")
     cdef _Lanes lanes = _Lanes(nblocks)
     cdef Lane decided
     decided.data = NULL

@@ -6,9 +6,10 @@
 from libc.stdlib cimport realloc
 
 from grundy._core._typedefs cimport int64_t, uint8_t, rem_t
-from grundy._core.states cimport Many, MARK_WIN, MARK_LOSS, MARK_TIE, decided, take_one
+from grundy._core.states cimport (Many, MANY, MARK_WIN, MARK_LOSS, MARK_TIE, decided,
+                                  has_counter, take_one)
 from grundy._core.status cimport (RETRO_OK, RETRO_NO_MEMORY, RETRO_OVERFLOW, RETRO_MEMORY_LIMIT,
-                                  RETRO_DISAGREE)
+                                  RETRO_DISAGREE, RETRO_NO_COUNTER)
 
 cdef enum:
     PUSH_MIN = 1 << 12        # first size of a lane
@@ -77,14 +78,17 @@ cdef inline int settle(uint8_t* state, Many* many, rem_t* remoteness, int64_t u,
     makes u a TIE.  A position decided now gets remoteness r and joins
     ``next_level``.  Returns 1 if u was decided now, 0 if not, or an error:
     with ``check``, RETRO_DISAGREE for a move to a WIN that reaches a LOSS
-    decided at this very level by such moves (it had them all: the
-    predecessors list u too often)."""
+    its moves to WINs decided (remoteness > 0: it had them all, so the
+    predecessors list u more often than its moves lead away), and
+    RETRO_NO_COUNTER for a MANY whose counter was not kept aside."""
     cdef uint8_t c = state[u]
     cdef int err
     if decided(c):
-        if check and not ties and not to_win and c == MARK_LOSS and remoteness[u] == r:
+        if check and not ties and not to_win and c == MARK_LOSS and remoteness[u] > 0:
             return RETRO_DISAGREE
         return 0
+    if check and c == MANY and not has_counter(many, u):
+        return RETRO_NO_COUNTER
     if ties:
         state[u] = MARK_TIE
     elif to_win:

@@ -105,6 +105,12 @@ cdef inline int64_t many_index(const Many* many, int64_t u) noexcept nogil:
     return lo
 
 
+cdef inline bint has_counter(const Many* many, int64_t u) noexcept nogil:
+    """Whether position u has a counter kept aside (a check for callers
+    given the table from outside)."""
+    return many.n > 0 and many.ids[many_index(many, u)] == u
+
+
 cdef inline int take_one(uint8_t* state, Many* many, int64_t u) noexcept nogil:
     """One of u's undecided moves leads to a WIN (u undecided): 1 if that
     was its last (u is a LOSS: the caller marks it), else 0 (its counter,

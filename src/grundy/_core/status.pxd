@@ -12,6 +12,7 @@ cdef enum:
     RETRO_BAD_STATE = -5    # a source broke its contract (the driver names it)
     RETRO_DISAGREE = -6     # more moves to WINs reached a position than it has
                             # (its predecessors and moves disagree)
+    RETRO_NO_COUNTER = -7   # a state byte says MANY, but no counter is kept aside
 
 # How often the passes look for Ctrl-C (and report progress): every 2^16
 # positions popped, every 2^22 positions walked.
