@@ -520,6 +520,11 @@ class PoliceThief:
         :meth:`solve` solves (also for :func:`grundy.solve_source`, with
         ``misere=``, and :mod:`grundy.distributed`).
 
+        Returns
+        -------
+        grundy._core.police.PoliceThiefSource
+            A new source, owning copies of the board's move tables.
+
         Examples
         --------
         >>> import grundy
