@@ -13,7 +13,8 @@ decided at the last level are its frontier (local numbers).  One level:
    1 | 1`` for a move to a LOSS (the lanes of ``lanes.pxd``, as the
    threaded pass routes between threads);
 2. each block :func:`apply` s what the others routed to it.  Both settle a
-   move with ``lanes.settle``, the threaded pass's own: a move to a LOSS
+   move with ``lanes.settle_checked`` (the threaded pass's ``settle``, the
+   moves checked first): a move to a LOSS
    makes an undecided predecessor a WIN, a move to a WIN takes one from its
    counter (a LOSS at 0), and in the tie pass a move to a TIE makes it a
    TIE; what it decides is its next frontier, at remoteness = the level.
@@ -32,7 +33,7 @@ from libc.stdlib cimport malloc, free
 from grundy._core._typedefs cimport (int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t,
                                      rem_t, grundy_prefetch)
 from grundy._core._interrupt cimport raise_interrupt, interrupted
-from grundy._core.lanes cimport Lane, append, settle
+from grundy._core.lanes cimport Lane, append, settle_checked
 from grundy._core.source cimport MoveSource
 from grundy._core.states cimport (Many, MANY, MARK_WIN, MARK_LOSS, MARK_TIE, INVALID_STATE,
                                   bad_state, decided, initial_state, outcome_of, take_one,
@@ -179,10 +180,10 @@ cdef struct Level:
 
 
 cdef inline int _settle_one(Level* lv, rem_t* remoteness, int64_t u, bint to_win) noexcept nogil:
-    """``lanes.settle`` for u of this block, checking that u is not sent
-    more moves to WINs than it has (the position is kept for the message)."""
-    cdef int got = settle(lv.state, lv.many, remoteness, u, to_win, lv.ties, lv.level,
-                          INT64_MAX, lv.decided, lv.reserved, INT64_MAX, True)
+    """``lanes.settle_checked`` for u of this block (the position is kept
+    for the error's message)."""
+    cdef int got = settle_checked(lv.state, lv.many, remoteness, u, to_win, lv.ties, lv.level,
+                                  INT64_MAX, lv.decided, lv.reserved, INT64_MAX)
     if got >= 0:
         return RETRO_OK
     if got == RETRO_DISAGREE or got == RETRO_NO_COUNTER:

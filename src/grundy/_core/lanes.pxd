@@ -70,25 +70,16 @@ cdef inline int append(Lane* lane, int64_t x, int64_t* reserved,
 
 cdef inline int settle(uint8_t* state, Many* many, rem_t* remoteness, int64_t u,
                        bint to_win, bint ties, int64_t r, int64_t max_remoteness,
-                       Lane* next_level, int64_t* reserved, int64_t max_bytes,
-                       bint check) noexcept nogil:
+                       Lane* next_level, int64_t* reserved, int64_t max_bytes) noexcept nogil:
     """A move from u (owned by the caller) to a position decided at level
     r - 1: to a LOSS (``to_win``) makes u a WIN; to a WIN takes one from
     u's counter, a LOSS at 0; in the tie pass (``ties``) a move to a TIE
     makes u a TIE.  A position decided now gets remoteness r and joins
-    ``next_level``.  Returns 1 if u was decided now, 0 if not, or an error:
-    with ``check``, RETRO_DISAGREE for a move to a WIN that reaches a LOSS
-    its moves to WINs decided (remoteness > 0: it had them all, so the
-    predecessors list u more often than its moves lead away), and
-    RETRO_NO_COUNTER for a MANY whose counter was not kept aside."""
+    ``next_level``.  Returns 1 if u was decided now, 0 if not, or an error."""
     cdef uint8_t c = state[u]
     cdef int err
     if decided(c):
-        if check and not ties and not to_win and c == MARK_LOSS and remoteness[u] > 0:
-            return RETRO_DISAGREE
         return 0
-    if check and c == MANY and not has_counter(many, u):
-        return RETRO_NO_COUNTER
     if ties:
         state[u] = MARK_TIE
     elif to_win:
@@ -102,3 +93,23 @@ cdef inline int settle(uint8_t* state, Many* many, rem_t* remoteness, int64_t u,
     remoteness[u] = <rem_t> r
     err = append(next_level, u, reserved, max_bytes)
     return 1 if err == RETRO_OK else err
+
+
+cdef inline int settle_checked(uint8_t* state, Many* many, rem_t* remoteness, int64_t u,
+                               bint to_win, bint ties, int64_t r, int64_t max_remoteness,
+                               Lane* next_level, int64_t* reserved,
+                               int64_t max_bytes) noexcept nogil:
+    """:func:`settle` for moves that come from outside (a distributed
+    solve's blocks), checked first: RETRO_DISAGREE for a move to a WIN that
+    reaches a LOSS its moves to WINs decided (remoteness > 0: it had them
+    all, so the predecessors list u more often than its moves lead away),
+    RETRO_NO_COUNTER for one that reaches a MANY whose counter was not kept
+    aside.  (The passes on one machine call :func:`settle` itself.)"""
+    cdef uint8_t c = state[u]
+    if not ties and not to_win:
+        if c == MARK_LOSS and remoteness[u] > 0:
+            return RETRO_DISAGREE
+        if c == MANY and not has_counter(many, u):
+            return RETRO_NO_COUNTER
+    return settle(state, many, remoteness, u, to_win, ties, r, max_remoteness, next_level,
+                  reserved, max_bytes)

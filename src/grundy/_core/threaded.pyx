@@ -53,7 +53,7 @@ cdef int _apply(uint8_t* state, Many* many, rem_t* remoteness, Lane* inbox, int6
             grundy_prefetch(state + (inbox.data[i + AHEAD] >> 1))
         x = inbox.data[i]
         got = settle(state, many, remoteness, x >> 1, x & 1, False, r, max_remoteness,
-                     next_level, reserved, max_bytes, False)
+                     next_level, reserved, max_bytes)
         if got < 0:
             return got
         if got:
@@ -167,7 +167,7 @@ cdef int _walk(MoveSource src, uint8_t* state, Many* many, rem_t* remoteness,
                 o = owner[u >> shift]
                 if o == d:
                     got = settle(state, many, remoteness, u, lost, False, r, max_remoteness,
-                                 next_level, reserved, max_bytes, False)
+                                 next_level, reserved, max_bytes)
                     if got == 1:
                         hist[u >> shift] += 1
                         continue
