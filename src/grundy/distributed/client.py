@@ -143,6 +143,15 @@ class SolveStats:
     gather_seconds: float = 0.0
 
 
+def _check_gather(n: int, rem_bytes: int, size: int) -> None:
+    """Refuse an answer the client cannot hold: its final arrays (an int8
+    outcome and a remoteness of ``rem_bytes``), and one block of ``size``
+    positions on its way (when it comes through Dask's calls)."""
+    check_memory((1 + rem_bytes) * (n + size), None,
+                 f"gathering the answer of {n:,} positions on the client (save_to= keeps it "
+                 f"on disk instead)")
+
+
 def block_bytes(kind: str, game: Any, rules: Any, size: int) -> int:
     """Bytes a block of ``size`` positions takes at its peak (an estimate):
     a state byte and 2 of remoteness a position, the rules, and a frontier
@@ -384,10 +393,7 @@ class _Run:
                     f"{size:,} positions,")
             check_memory(counts[address] * per_block, max_memory, what, limit=limit)
         if save_to is None:
-            # The answer, gathered block by block into its final arrays.
-            check_memory(3 * n + 3 * size, None,
-                         f"gathering the answer of {n:,} positions on the client (save_to= "
-                         f"keeps it on disk instead)")
+            _check_gather(n, 2, size)            # before the solve, at the narrow width
 
     def _start(self, payload: bytes, misere: bool) -> None:
         client = self.client
@@ -540,9 +546,8 @@ class _Run:
         from the blocks' streams; through Dask's calls for a block without
         one, or once a stream could not be opened (the client may not reach
         the workers' ports)."""
-        check_memory((1 + np.dtype(rem_type).itemsize) * n, None,
-                     f"gathering the answer of {n:,} positions on the client (save_to= "
-                     f"keeps it on disk instead)")
+        _check_gather(n, np.dtype(rem_type).itemsize,
+                      max((b - a for a, b in zip(self.bounds, self.bounds[1:])), default=0))
         outcome = np.empty(n, dtype=np.int8)
         remoteness = np.empty(n, dtype=rem_type)
         what = "while gathering the answer"

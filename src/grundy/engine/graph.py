@@ -870,7 +870,7 @@ class GameGraph:
             out = np.zeros(n, dtype=np.int8)
             for key, value in labels.items():
                 out[self.index(key)] = _check_label(value, key)
-            return out
+            return readonly(out)
         if isinstance(labels, np.ndarray) and labels.dtype == np.int8 and labels.ndim == 1:
             arr = labels                # as the explorers give them: checked, not widened
         else:
@@ -882,7 +882,8 @@ class GameGraph:
             v = int(bad[0])
             raise ValueError(f"labels[{v}] = {int(arr[v])}: expected WIN (1), LOSS (-1), "
                              f"TIE (2) or 0 (not fixed)")
-        return arr.astype(np.int8)
+        # Our own read-only copy: CSRSource keeps it as it is, no second copy.
+        return readonly(arr.astype(np.int8))
 
 
 def _length(data: Any) -> int:
