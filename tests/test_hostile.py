@@ -212,9 +212,6 @@ def run(argv, stdin=b"", *, timeout=30.0, cap=CAP, sigint_after=None, stdout=Non
     """Run argv with a timeout and an address-space cap; returns a Result with the
     exit code, output, peak RSS (bytes) and, after a SIGINT, its latency."""
     def pre():
-        # A test run started in the background (a shell's `&`, some CI
-        # runners) ignores SIGINT, and children inherit that: restore it.
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
         if cap:
             resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
         for fd in close:

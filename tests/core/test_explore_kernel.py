@@ -4,7 +4,6 @@ a child process."""
 import json
 import os
 import resource
-import signal
 import subprocess
 import sys
 import textwrap
@@ -455,9 +454,6 @@ def absorb(th):
 
 def run_child(source, timeout=60.0, cap=None):
     def pre():
-        # A test run started in the background ignores SIGINT; children
-        # inherit that: restore it.
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
         if cap:
             resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
 

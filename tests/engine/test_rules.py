@@ -9,7 +9,6 @@ import re
 import os
 import random
 import resource
-import signal
 import subprocess
 import sys
 import tempfile
@@ -874,7 +873,6 @@ def run_sigint(setup, call, check):
     src = _SIGINT_CHILD.format(setup=setup, call=call, check=check, busy=BUSY)
 
     def pre():
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
         resource.setrlimit(resource.RLIMIT_AS, (6 * 2 ** 30, 6 * 2 ** 30))
 
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")

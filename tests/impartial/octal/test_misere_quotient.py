@@ -261,8 +261,7 @@ def test_ctrl_c_stops_a_long_quotient():
     # Officers (0.6) up to heap 40 takes far longer than the 3 s given here
     # (to heap 16: over 100 s).
     run = subprocess.Popen([sys.executable, "-c", """if True:
-        import signal, sys, grundy
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        import sys, grundy
         print("started", flush=True)
         from grundy.cli import main
         sys.exit(main(["octal", "0.6", "3", "--misere-quotient", "40"]))

@@ -309,12 +309,9 @@ print("@@" + json.dumps(report))
 def _interrupted_child(src, timeout):
     """Run a child that sends itself SIGINT mid-kernel and prints "@@" and a
     JSON report: the report, after checking the child was interrupted."""
-    def pre():
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-
     try:
         proc = subprocess.run([sys.executable, "-c", src], capture_output=True,
-                              timeout=timeout, preexec_fn=pre, cwd=tempfile.gettempdir())
+                              timeout=timeout, cwd=tempfile.gettempdir())
     except subprocess.TimeoutExpired:
         pytest.fail("no KeyboardInterrupt: the child was still running (killed)")
     lines = [x for x in proc.stdout.decode(errors="replace").splitlines() if x.startswith("@@")]
