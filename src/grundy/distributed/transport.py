@@ -72,6 +72,30 @@ class Listener:
         ``await deliver(phase, level, sender, array, count)`` for each message.
     answer : callable
         ``answer()``: the arrays a request for the answer is sent.
+
+    Examples
+    --------
+    A block listening, another sending it a message, the client fetching
+    the answer (here all in one process, on the loopback interface):
+
+    >>> import asyncio
+    >>> async def demo():
+    ...     got = []
+    ...     async def deliver(phase, level, sender, array, count):
+    ...         got.append((phase, level, sender, array.tolist(), count))
+    ...     answer = [np.array([1, -1], np.int8), np.array([1, 0], np.uint16)]
+    ...     listener = Listener(b"secret", deliver, lambda: answer)
+    ...     address = await listener.start("127.0.0.1")
+    ...     writer = await connect(address, b"secret")
+    ...     await send(writer, 0, 3, 1, np.array([4, 9], np.uint32), 2)
+    ...     outcome, rem = np.zeros(2, np.int8), np.zeros(2, np.uint16)
+    ...     await asyncio.to_thread(fetch, address, b"secret", [outcome, rem], 5.0)
+    ...     close_writer(writer)                 # the block's reader sees the end
+    ...     await asyncio.sleep(0.1)
+    ...     listener.close()
+    ...     return got, outcome.tolist(), rem.tolist()
+    >>> asyncio.run(demo())
+    ([(0, 3, 1, [4, 9], 2)], [1, -1], [1, 0])
     """
 
     def __init__(self, token: bytes, deliver: Deliver, answer: Callable[[], list[Any]]) -> None:
